@@ -1,0 +1,1 @@
+"""The cookbook example service: a real lazr.restful-dialect web service."""
