@@ -1,0 +1,1 @@
+"""pytest fixtures that start the cookbook example service (being written)."""
