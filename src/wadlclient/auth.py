@@ -1,0 +1,385 @@
+"""Authorizers: what the transport asks to put credentials on a request.
+
+The transport calls ``authorizeRequest`` on every request it actually sends
+(retries and same-host redirect hops included) and builds the User-Agent
+from ``user_agent_params``. Authorizers know nothing of the transport, and
+keep their secrets out of every ``repr``, ``str`` and exception message.
+
+Names and the credentials-file layout match lazr.restfulclient's, so a
+script moves over by changing an import and a file written by either
+library is read by the other.
+"""
+
+from __future__ import annotations
+
+import base64
+import configparser
+import contextlib
+import io
+import os
+import tempfile
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass, field
+from typing import IO, Any, TypeVar
+from urllib.parse import parse_qs, urlencode
+
+from oauthlib import oauth1
+
+from wadlclient.errors import CredentialsError, CredentialsFileError
+
+__all__ = [
+    "CREDENTIALS_FILE_VERSION",
+    "SIGNATURE_HMAC_SHA1",
+    "SIGNATURE_PLAINTEXT",
+    "AccessToken",
+    "BasicHttpAuthorizer",
+    "Consumer",
+    "HttpAuthorizer",
+    "OAuthAuthorizer",
+]
+
+#: The INI section lazr.restfulclient writes credentials under.
+CREDENTIALS_FILE_VERSION = "1"
+
+SIGNATURE_PLAINTEXT = "PLAINTEXT"
+SIGNATURE_HMAC_SHA1 = "HMAC-SHA1"
+_SIGNATURE_METHODS = (SIGNATURE_PLAINTEXT, SIGNATURE_HMAC_SHA1)
+
+_FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
+_FILE_KEYS = ("consumer_key", "consumer_secret", "access_token", "access_secret")
+
+_OAuthT = TypeVar("_OAuthT", bound="OAuthAuthorizer")
+
+
+def _set_header(headers: MutableMapping[str, str], name: str, value: str) -> None:
+    """Set one header, dropping any spelling of it in another case first.
+
+    ``httpx.Headers`` is case-insensitive already; a plain dict is not, and
+    two spellings of ``Authorization`` would both be sent.
+    """
+    wanted = name.lower()
+    for key in [key for key in headers if key.lower() == wanted]:
+        del headers[key]
+    headers[name] = value
+
+
+def _header(headers: Mapping[str, str], name: str) -> str | None:
+    wanted = name.lower()
+    for key, value in headers.items():
+        if key.lower() == wanted:
+            return value
+    return None
+
+
+class HttpAuthorizer:
+    """The null authorizer, and the interface every authorizer implements."""
+
+    def authorizeSession(self, client: object) -> None:
+        """Kept for lazr.restfulclient compatibility; credentials go per request."""
+
+    def authorizeRequest(
+        self,
+        absolute_uri: str,
+        method: str,
+        body: bytes | str | None,
+        headers: MutableMapping[str, str],
+    ) -> None:
+        """Add credentials to ``headers`` (updated in place) for one request."""
+
+    @property
+    def user_agent_params(self) -> Mapping[str, str]:
+        """Extra ``key="value"`` parts for the User-Agent; none by default."""
+        return {}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class BasicHttpAuthorizer(HttpAuthorizer):
+    """HTTP Basic: ``Authorization: Basic base64(username:password)`` in UTF-8."""
+
+    def __init__(self, username: str, password: str) -> None:
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise TypeError("BasicHttpAuthorizer takes a username and a password as str")
+        if ":" in username:
+            raise ValueError(f"a Basic username cannot contain ':' (got {username!r})")
+        self.username = username
+        self.password = password
+
+    def authorizeRequest(
+        self,
+        absolute_uri: str,
+        method: str,
+        body: bytes | str | None,
+        headers: MutableMapping[str, str],
+    ) -> None:
+        """Set the Basic ``Authorization`` header."""
+        token = base64.b64encode(f"{self.username}:{self.password}".encode()).decode("ascii")
+        _set_header(headers, "Authorization", f"Basic {token}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(username={self.username!r})"
+
+
+@dataclass
+class Consumer:
+    """An OAuth consumer (application). Its secret is usually empty in lazr.restful."""
+
+    key: str
+    secret: str = field(default="", repr=False)
+    application_name: str | None = None
+
+
+@dataclass
+class AccessToken:
+    """An OAuth access token; an empty key and secret means anonymous access.
+
+    Unlike lazr.restfulclient's, ``str()`` is the secret-free ``repr``; the
+    wire form that carries the secret is :meth:`to_string`.
+    """
+
+    key: str
+    secret: str = field(default="", repr=False)
+    context: str | None = None
+
+    @property
+    def is_anonymous(self) -> bool:
+        return not self.key and not self.secret
+
+    def to_string(self) -> str:
+        """``oauth_token_secret=...&oauth_token=...``, the form lazr uses."""
+        return urlencode([("oauth_token_secret", self.secret), ("oauth_token", self.key)])
+
+    @classmethod
+    def from_string(cls, text: str) -> AccessToken:
+        """Parse the ``oauth_token=...&oauth_token_secret=...`` form."""
+        params = parse_qs(text, keep_blank_values=True)
+        missing = [name for name in ("oauth_token", "oauth_token_secret") if name not in params]
+        if missing:
+            raise CredentialsError(f"access token string lacks {', '.join(missing)}")
+        return cls(params["oauth_token"][0], params["oauth_token_secret"][0])
+
+
+class OAuthAuthorizer(HttpAuthorizer):
+    """Signs every request with OAuth 1.0a in the ``Authorization`` header.
+
+    PLAINTEXT by default, as lazr.restful services expect; pass
+    ``signature_method="HMAC-SHA1"`` for a real signature. Each request gets
+    a fresh nonce and timestamp. Without an access token, requests are
+    signed as anonymous (empty token key and secret).
+    """
+
+    def __init__(
+        self,
+        consumer_name: str | None = None,
+        consumer_secret: str = "",
+        access_token: AccessToken | None = None,
+        oauth_realm: str = "OAuth",
+        application_name: str | None = None,
+        *,
+        signature_method: str = SIGNATURE_PLAINTEXT,
+    ) -> None:
+        if signature_method not in _SIGNATURE_METHODS:
+            raise ValueError(
+                f"unsupported OAuth signature method {signature_method!r}; "
+                f"expected one of {', '.join(_SIGNATURE_METHODS)}"
+            )
+        self.consumer: Consumer | None = None
+        if consumer_name is not None:
+            self.consumer = Consumer(consumer_name, consumer_secret, application_name)
+        self.access_token = access_token
+        self.oauth_realm = oauth_realm
+        self.signature_method = signature_method
+
+    @property
+    def user_agent_params(self) -> Mapping[str, str]:
+        """``oauth_consumer`` and, when given, ``application``."""
+        if self.consumer is None:
+            return {}
+        params = {"oauth_consumer": self.consumer.key}
+        if self.consumer.application_name is not None:
+            params["application"] = self.consumer.application_name
+        return params
+
+    def authorizeRequest(
+        self,
+        absolute_uri: str,
+        method: str,
+        body: bytes | str | None,
+        headers: MutableMapping[str, str],
+    ) -> None:
+        """Set a freshly signed OAuth ``Authorization`` header."""
+        if self.consumer is None:
+            raise CredentialsError("OAuthAuthorizer has no consumer to sign requests with")
+        token = self.access_token if self.access_token is not None else AccessToken("", "")
+        client = oauth1.Client(
+            self.consumer.key,
+            client_secret=self.consumer.secret,
+            resource_owner_key=token.key or None,
+            resource_owner_secret=token.secret,
+            signature_method=self.signature_method,
+            signature_type=oauth1.SIGNATURE_TYPE_AUTH_HEADER,
+            realm=self.oauth_realm,
+        )
+        # Only a form-encoded body is signed (RFC 5849 3.4.1.3.1); other
+        # bodies are not parameters and oauthlib must not see them.
+        sign_body: str | None = None
+        sign_headers: dict[str, str] = {}
+        content_type = _header(headers, "Content-Type") or ""
+        if body and content_type.split(";")[0].strip().lower() == _FORM_MEDIA_TYPE:
+            sign_body = body.decode("utf-8") if isinstance(body, bytes) else body
+            sign_headers["Content-Type"] = _FORM_MEDIA_TYPE
+        _, signed, _ = client.sign(
+            absolute_uri, http_method=method.upper(), body=sign_body, headers=sign_headers
+        )
+        _set_header(headers, "Authorization", signed["Authorization"])
+
+    # Credentials files, in lazr.restfulclient's INI layout.
+
+    def load(self, readable_file: IO[str]) -> None:
+        """Replace the consumer and token with those read from an open file.
+
+        The application name, realm and signature method are kept.
+        """
+        name = str(getattr(readable_file, "name", "<file>"))
+        values = _read_credentials(readable_file, name)
+        application_name = self.consumer.application_name if self.consumer else None
+        self.consumer = Consumer(
+            values["consumer_key"], values["consumer_secret"], application_name
+        )
+        self.access_token = AccessToken(values["access_token"], values["access_secret"])
+
+    @classmethod
+    def load_from_path(
+        cls: type[_OAuthT],
+        path: str | os.PathLike[str],
+        *,
+        oauth_realm: str = "OAuth",
+        application_name: str | None = None,
+        signature_method: str = SIGNATURE_PLAINTEXT,
+    ) -> _OAuthT:
+        """A new authorizer with the credentials stored at ``path``."""
+        authorizer = cls(
+            oauth_realm=oauth_realm,
+            signature_method=signature_method,
+        )
+        try:
+            with open(path, encoding="utf-8") as readable:
+                values = _read_credentials(readable, os.fspath(path))
+        except OSError as error:
+            raise CredentialsFileError(
+                f"cannot read credentials file {os.fspath(path)}: {error.strerror or error}"
+            ) from None
+        except UnicodeDecodeError:
+            raise CredentialsFileError(
+                f"malformed credentials file {os.fspath(path)}: not UTF-8 text"
+            ) from None
+        authorizer.consumer = Consumer(
+            values["consumer_key"], values["consumer_secret"], application_name
+        )
+        authorizer.access_token = AccessToken(values["access_token"], values["access_secret"])
+        return authorizer
+
+    def save(self, writable_file: IO[str]) -> None:
+        """Write the consumer and token to an open file."""
+        name = str(getattr(writable_file, "name", "<file>"))
+        writable_file.write(self._credentials_text(name))
+
+    def save_to_path(self, path: str | os.PathLike[str]) -> None:
+        """Write the credentials to ``path``, mode 0600, replacing it atomically.
+
+        The file is written beside the target and renamed over it, so a
+        reader sees the old file or the new one, never half of either.
+        """
+        target = os.fspath(path)
+        text = self._credentials_text(target)
+        directory = os.path.dirname(os.path.abspath(target))
+        try:
+            descriptor, temporary = tempfile.mkstemp(
+                prefix=".credentials-", suffix=".tmp", dir=directory
+            )
+        except OSError as error:
+            raise CredentialsFileError(
+                f"cannot write credentials file {target}: {error.strerror or error}"
+            ) from None
+        try:
+            os.fchmod(descriptor, 0o600)
+            with os.fdopen(descriptor, "w", encoding="utf-8") as writable:
+                writable.write(text)
+                writable.flush()
+                os.fsync(writable.fileno())
+            os.replace(temporary, target)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise CredentialsFileError(
+                f"cannot write credentials file {target}: {error.strerror or error}"
+            ) from None
+
+    def _credentials_text(self, name: str) -> str:
+        if self.consumer is None:
+            raise CredentialsFileError(f"cannot write credentials file {name}: no consumer")
+        if self.access_token is None:
+            raise CredentialsFileError(f"cannot write credentials file {name}: no access token")
+        values = {
+            "consumer_key": self.consumer.key,
+            "consumer_secret": self.consumer.secret,
+            "access_token": self.access_token.key,
+            "access_secret": self.access_token.secret,
+        }
+        parser = configparser.ConfigParser()
+        parser.add_section(CREDENTIALS_FILE_VERSION)
+        for key, value in values.items():
+            if value != value.strip() or "\n" in value or "\r" in value:
+                raise CredentialsFileError(
+                    f"cannot write credentials file {name}: {key} has leading or trailing "
+                    "whitespace or a line break, which the file format would lose"
+                )
+            # lazr.restfulclient reads with '%' interpolation on; double it.
+            parser.set(CREDENTIALS_FILE_VERSION, key, value.replace("%", "%%"))
+        buffer = io.StringIO()
+        parser.write(buffer)
+        return buffer.getvalue()
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(consumer={self.consumer!r}, "
+            f"access_token={self.access_token!r}, oauth_realm={self.oauth_realm!r}, "
+            f"signature_method={self.signature_method!r})"
+        )
+
+
+def _read_credentials(readable: IO[str], name: str) -> dict[str, str]:
+    """The four credential values of a lazr.restfulclient credentials file.
+
+    Reasons name lines and keys but never quote the file: it holds secrets.
+    """
+
+    def malformed(reason: str) -> CredentialsFileError:
+        return CredentialsFileError(f"malformed credentials file {name}: {reason}")
+
+    parser = configparser.ConfigParser()
+    try:
+        parser.read_file(readable, source=name)
+    except configparser.MissingSectionHeaderError as error:
+        raise malformed(f"no section header before line {error.lineno}") from None
+    except configparser.ParsingError as error:
+        lines = ", ".join(str(line) for line, _ in _parsing_errors(error))
+        raise malformed(f"cannot parse line {lines}") from None
+    except configparser.Error as error:
+        raise malformed(f"{type(error).__name__}") from None
+    if not parser.has_section(CREDENTIALS_FILE_VERSION):
+        raise malformed(f"no [{CREDENTIALS_FILE_VERSION}] section")
+    values: dict[str, str] = {}
+    for key in _FILE_KEYS:
+        if not parser.has_option(CREDENTIALS_FILE_VERSION, key):
+            raise malformed(f"no {key} in section [{CREDENTIALS_FILE_VERSION}]")
+        try:
+            values[key] = parser.get(CREDENTIALS_FILE_VERSION, key)
+        except configparser.Error:
+            raise malformed(f"{key} has a stray '%' (write '%%' for a percent sign)") from None
+    return values
+
+
+def _parsing_errors(error: configparser.ParsingError) -> list[tuple[int, Any]]:
+    return [(int(line), text) for line, text in error.errors]
