@@ -300,9 +300,7 @@ def authenticate(
         raise AuthenticationFailed(f"unsupported oauth_version {version!r}", challenge)
     method_name = params.get("oauth_signature_method", "")
     if method_name not in _SIGNATURE_METHODS:
-        raise AuthenticationFailed(
-            f"unsupported oauth_signature_method {method_name!r}", challenge
-        )
+        raise AuthenticationFailed(f"unsupported oauth_signature_method {method_name!r}", challenge)
     _check_timestamp(params, required=method_name != "PLAINTEXT", challenge=challenge)
 
     consumer_secret = store.consumer_secret(consumer_key)
@@ -311,9 +309,7 @@ def authenticate(
             raise AuthenticationFailed(f"unknown consumer {consumer_key!r}", challenge)
         token = store.token(consumer_key, token_key)
         if token is None:
-            raise AuthenticationFailed(
-                f"unknown token for consumer {consumer_key!r}", challenge
-            )
+            raise AuthenticationFailed(f"unknown token for consumer {consumer_key!r}", challenge)
         token_secret, access = token
     else:
         token_secret, access = "", ACCESS_ANONYMOUS
