@@ -168,7 +168,9 @@ def _build_app(state: ScriptedServer) -> Starlette:
 
 
 def _listening_socket(host: str) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY on accepted sockets only when
+    # the listener's proto says TCP; with proto 0, Nagle + delayed ACK add 40 ms a request.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
     sock.listen(64)

@@ -1,0 +1,100 @@
+"""502 and 503 are retried with exponential backoff, honouring Retry-After."""
+
+from __future__ import annotations
+
+import email.utils
+import time
+
+import pytest
+
+from wadlclient.errors import ServerError
+
+
+@pytest.mark.parametrize("code", [502, 503])
+def test_a_busy_server_is_retried_until_it_answers(scripted, make_transport, code):
+    transport = make_transport()
+
+    response = transport.request("GET", scripted.url + f"/flaky/busy{code}?fail=3&code={code}")
+
+    assert response.json() == {"tries": 4}
+    assert len(scripted.requests()) == 4
+
+
+def test_backoff_sleeps_0_1_2_4_seconds_like_lazr(scripted, make_transport, sleeps):
+    transport = make_transport()
+
+    transport.request("GET", scripted.url + "/flaky/backoff?fail=4")
+
+    assert sleeps.delays == [0, 1, 2, 4]
+
+
+def test_retries_stop_after_max_retries_and_the_error_is_raised(
+    scripted, make_transport, sleeps
+):
+    transport = make_transport(max_retries=2)
+
+    with pytest.raises(ServerError, match="HTTP Error 503: Service Unavailable"):
+        transport.request("GET", scripted.url + "/flaky/giveup?fail=10")
+
+    assert len(scripted.requests()) == 3
+    assert sleeps.delays == [0, 1]
+
+
+def test_max_retries_zero_sends_once(scripted, make_transport):
+    transport = make_transport(max_retries=0)
+
+    with pytest.raises(ServerError):
+        transport.request("GET", scripted.url + "/flaky/once?fail=1")
+
+    assert len(scripted.requests()) == 1
+
+
+def test_backoff_is_capped(scripted, make_transport, sleeps):
+    transport = make_transport(max_backoff=3.0)
+
+    transport.request("GET", scripted.url + "/flaky/capped?fail=5")
+
+    assert sleeps.delays == [0, 1, 2, 3, 3]
+
+
+def test_retry_after_in_seconds_replaces_the_backoff(scripted, make_transport, sleeps):
+    transport = make_transport()
+
+    transport.request("GET", scripted.url + "/flaky/after?fail=2&retry_after=7")
+
+    assert sleeps.delays == [7, 7]
+
+
+def test_retry_after_as_an_http_date_is_honoured(scripted, make_transport, sleeps):
+    when = email.utils.formatdate(time.time() + 20, usegmt=True)
+    transport = make_transport()
+
+    transport.request("GET", scripted.url + "/flaky/date?fail=1&retry_after=" + when)
+
+    (delay,) = sleeps.delays
+    assert 17 <= delay <= 20
+
+
+def test_retry_after_is_capped(scripted, make_transport, sleeps):
+    transport = make_transport(max_retry_after=5.0)
+
+    transport.request("GET", scripted.url + "/flaky/long?fail=1&retry_after=3600")
+
+    assert sleeps.delays == [5.0]
+
+
+def test_an_unreadable_retry_after_falls_back_to_backoff(scripted, make_transport, sleeps):
+    transport = make_transport()
+
+    transport.request("GET", scripted.url + "/flaky/junk?fail=2&retry_after=soon")
+
+    assert sleeps.delays == [0, 1]
+
+
+def test_a_post_answered_503_is_retried_like_lazr(scripted, make_transport):
+    transport = make_transport()
+
+    transport.request("POST", scripted.url + "/flaky/post?fail=1", body=b"x=1")
+
+    assert [s.method for s in scripted.requests()] == ["POST", "POST"]
+    assert [s.body for s in scripted.requests()] == [b"x=1", b"x=1"]
