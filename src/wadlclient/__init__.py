@@ -1,5 +1,79 @@
-"""wadlclient: a client for WADL-described REST web services (lazr.restful dialect)."""
+"""wadlclient: a client for WADL-described REST web services (lazr.restful dialect).
+
+The names here match lazr.restfulclient's, so a script moves over by
+changing its imports::
+
+    from wadlclient import ServiceRoot, BasicHttpAuthorizer
+
+    with ServiceRoot(BasicHttpAuthorizer("ada", "secret"), "http://127.0.0.1:8080/") as root:
+        for recipe in root.recipes[:10]:
+            print(recipe.id, recipe.dish.name)
+"""
 
 from wadlclient._version import __version__
+from wadlclient.auth import (
+    AccessToken,
+    BasicHttpAuthorizer,
+    Consumer,
+    HttpAuthorizer,
+    OAuthAuthorizer,
+)
+from wadlclient.cache import HTTPCache
+from wadlclient.errors import (
+    BadRequest,
+    ClientError,
+    Conflict,
+    Gone,
+    HTTPError,
+    MethodNotAllowed,
+    NotFound,
+    PreconditionFailed,
+    ResponseError,
+    RestfulError,
+    ServerError,
+    TransportError,
+    Unauthorized,
+    WADLError,
+)
+from wadlclient.resources import (
+    EXAMPLE_WADL_MEDIA_TYPE,
+    SUN_WADL_MEDIA_TYPE,
+    Collection,
+    Entry,
+    HostedFile,
+    NamedOperation,
+    Resource,
+    ServiceRoot,
+)
 
-__all__ = ["__version__"]
+__all__ = [
+    "EXAMPLE_WADL_MEDIA_TYPE",
+    "SUN_WADL_MEDIA_TYPE",
+    "AccessToken",
+    "BadRequest",
+    "BasicHttpAuthorizer",
+    "ClientError",
+    "Collection",
+    "Conflict",
+    "Consumer",
+    "Entry",
+    "Gone",
+    "HTTPCache",
+    "HTTPError",
+    "HostedFile",
+    "HttpAuthorizer",
+    "MethodNotAllowed",
+    "NamedOperation",
+    "NotFound",
+    "OAuthAuthorizer",
+    "PreconditionFailed",
+    "Resource",
+    "ResponseError",
+    "RestfulError",
+    "ServerError",
+    "ServiceRoot",
+    "TransportError",
+    "Unauthorized",
+    "WADLError",
+    "__version__",
+]
