@@ -1,0 +1,195 @@
+"""The same work done three ways: wadlclient, lazr.restfulclient, bare httpx.
+
+Each driver opens the service root once (``start``) and then performs the
+measured operations. The library imports happen inside the drivers so that a
+fresh process only pays for the client it measures, and so that this module
+imports even while one of the clients is missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any, Protocol
+
+import httpx
+
+from benchmarks.config import EXAMPLE_WADL_TYPE, FLOOR, OURS, THEIRS
+
+#: What "import of the package" means for each client: the module a script
+#: imports to create a service root.
+IMPORT_NAMES = {
+    OURS: "wadlclient",
+    THEIRS: "lazr.restfulclient.resource",
+    FLOOR: "httpx",
+}
+
+VERSION = "1.0"
+
+
+class Driver(Protocol):
+    """The operations every workload is built from."""
+
+    def start(self, base_url: str, cache: Path) -> None:
+        """Open the service root at ``base_url`` + version, caching in ``cache``."""
+
+    def iterate(self) -> int:
+        """Read every entry of ``recipes`` (one field each); return how many."""
+
+    def slice(self, start: int, stop: int) -> int:
+        """Read ``recipes[start:stop]`` (one field each); return how many."""
+
+    def prepare_refresh(self) -> None:
+        """Fetch one recipe so that later refreshes can be answered 304."""
+
+    def refresh(self, count: int) -> None:
+        """Refresh the prepared recipe ``count`` times."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+class _ObjectDriver:
+    """Shared logic of the two object-layer clients (same public API, by design)."""
+
+    def __init__(self) -> None:
+        self.root: Any = None
+        self.entry: Any = None
+
+    def _open(self, base_url: str, cache: Path) -> Any:
+        raise NotImplementedError
+
+    def start(self, base_url: str, cache: Path) -> None:
+        self.root = self._open(base_url, cache)
+
+    def iterate(self) -> int:
+        count = 0
+        for recipe in self.root.recipes:
+            recipe.id  # noqa: B018 -- reading one field is part of the work
+            count += 1
+        return count
+
+    def slice(self, start: int, stop: int) -> int:
+        recipes = self.root.recipes[start:stop]
+        for recipe in recipes:
+            recipe.id  # noqa: B018
+        return len(recipes)
+
+    def prepare_refresh(self) -> None:
+        self.entry = self.root.recipes[0]
+        self.entry.lp_refresh()
+
+    def refresh(self, count: int) -> None:
+        entry = self.entry
+        for _ in range(count):
+            entry.lp_refresh()
+
+    def close(self) -> None:
+        self.root = self.entry = None
+
+
+class OursDriver(_ObjectDriver):
+    """wadlclient, through its public API only."""
+
+    def _open(self, base_url: str, cache: Path) -> Any:
+        wadlclient: Any = importlib.import_module("wadlclient")
+        return wadlclient.ServiceRoot(None, base_url, cache=str(cache), version=VERSION)
+
+    def close(self) -> None:
+        root, self.root, self.entry = self.root, None, None
+        closer = getattr(root, "close", None)
+        if callable(closer):
+            closer()
+
+
+class LazrDriver(_ObjectDriver):
+    """lazr.restfulclient (with wadllib and httplib2), as a script would use it."""
+
+    def _open(self, base_url: str, cache: Path) -> Any:
+        resource: Any = importlib.import_module("lazr.restfulclient.resource")
+        return resource.ServiceRoot(None, base_url, cache=str(cache), version=VERSION)
+
+
+class HttpxDriver:
+    """The floor: the same HTTP exchanges with a bare ``httpx.Client``.
+
+    Bodies are read and JSON is decoded (every client must do that much); no
+    WADL is parsed and no objects are built.
+    """
+
+    def __init__(self) -> None:
+        self.client: httpx.Client | None = None
+        self.root_url = ""
+        self.entry_url = ""
+        self.etag = ""
+
+    def _get(self, url: str, accept: str = "application/json", **headers: str) -> httpx.Response:
+        assert self.client is not None, "start() first"
+        response = self.client.get(url, headers={"Accept": accept, **headers})
+        if response.status_code not in (200, 304):
+            response.raise_for_status()
+        return response
+
+    def start(self, base_url: str, cache: Path) -> None:
+        self.client = httpx.Client()
+        self.root_url = base_url.rstrip("/") + f"/{VERSION}/"
+        self._get(self.root_url, EXAMPLE_WADL_TYPE).read()
+        json.loads(self._get(self.root_url).content)
+
+    def _pages(self, url: str) -> Any:
+        next_url: str | None = url
+        while next_url:
+            page = json.loads(self._get(next_url).content)
+            yield page["entries"]
+            next_url = page.get("next_collection_link")
+
+    def iterate(self) -> int:
+        count = 0
+        for entries in self._pages(self.root_url + "recipes"):
+            for entry in entries:
+                entry["id"]
+                count += 1
+        return count
+
+    def slice(self, start: int, stop: int) -> int:
+        wanted = stop - start
+        found = 0
+        url = f"{self.root_url}recipes?ws.start={start}&ws.size={wanted}"
+        for entries in self._pages(url):
+            for entry in entries[: wanted - found]:
+                entry["id"]
+                found += 1
+            if found >= wanted:
+                break
+        return found
+
+    def prepare_refresh(self) -> None:
+        page = json.loads(self._get(self.root_url + "recipes?ws.size=1").content)
+        self.entry_url = page["entries"][0]["self_link"]
+        response = self._get(self.entry_url)
+        self.etag = response.headers["ETag"]
+
+    def refresh(self, count: int) -> None:
+        for _ in range(count):
+            response = self._get(self.entry_url, **{"If-None-Match": self.etag})
+            if response.status_code != 304:
+                raise AssertionError(f"expected 304, got {response.status_code}")
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        self.client = None
+
+
+def make_driver(client: str) -> Driver:
+    """The driver for one of ``ours``, ``lazr``, ``httpx``."""
+    drivers: dict[str, type[Driver]] = {
+        OURS: OursDriver,
+        THEIRS: LazrDriver,
+        FLOOR: HttpxDriver,
+    }
+    try:
+        return drivers[client]()
+    except KeyError:
+        raise ValueError(f"unknown client {client!r}; expected one of {sorted(drivers)}") from None

@@ -1,0 +1,151 @@
+"""Where things are, and what each workload measures, in one place.
+
+The orchestrator (``run``), the pyperf worker (``worker``) and the one-shot
+child (``child``) all read the workload table from here so that the three
+processes agree on names, sizes and goals.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+BENCH_DIR = REPO_ROOT / "benchmarks"
+SCRATCH_ROOT = REPO_ROOT / ".bench-tmp"
+
+#: Client names, in the order the table shows them. ``httpx`` is the floor:
+#: the same HTTP exchanges made with bare httpx, no object layer at all.
+OURS = "ours"
+THEIRS = "lazr"
+FLOOR = "httpx"
+CLIENTS = (OURS, THEIRS, FLOOR)
+
+EXAMPLE_WADL_TYPE = "application/vnd.example.wadl+xml"
+SUN_WADL_TYPE = "application/vnd.sun.wadl+xml"
+
+
+def shared_data_dir() -> Path:
+    """The team's shared data: ``$WADLCLIENT_SHARED_DIR``, ``../shared``, ``/work/shared``.
+
+    Mirrors ``tests/conftest.py::shared_data_dir`` so CI, a clone and a
+    developer machine find the Launchpad WADL the same way.
+    """
+    candidates = []
+    if "WADLCLIENT_SHARED_DIR" in os.environ:
+        candidates.append(Path(os.environ["WADLCLIENT_SHARED_DIR"]))
+    candidates += [REPO_ROOT.parent / "shared", Path("/work/shared")]
+    for candidate in candidates:
+        if (candidate / "data").is_dir():
+            return candidate / "data"
+    raise FileNotFoundError(
+        "shared data not found; set WADLCLIENT_SHARED_DIR to the shared/ directory"
+    )
+
+
+def launchpad_wadl_path() -> Path:
+    """The 1.5 MB Launchpad WADL used by the warm-start workload."""
+    return shared_data_dir() / "launchpad-devel.wadl"
+
+
+@dataclass(frozen=True)
+class ServiceSpec:
+    """Options of one ``python -m cookbook_service`` process the harness starts."""
+
+    key: str
+    seed_recipes: int
+    latency_ms: int = 0
+    page_size: int = 75
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One row of the results table.
+
+    ``kind`` says how a sample is taken: ``fresh`` spawns a new interpreter per
+    sample (start-up costs), ``loop`` repeats an operation in a warmed worker,
+    ``memory`` measures peak memory of one fresh worker per sample.
+    """
+
+    key: str
+    title: str
+    kind: str
+    goal: float | None
+    service: str | None = None
+    size: int = 0
+    params: dict[str, int] = field(default_factory=dict)
+    floor: bool = True
+    rounds: int = 3
+    values: int = 3
+    warmups: int = 1
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything one run measures: services to start and workloads to time."""
+
+    smoke: bool
+    services: tuple[ServiceSpec, ...]
+    workloads: tuple[Workload, ...]
+
+
+def full_plan() -> Plan:
+    """The issue-6 workloads at their real sizes, sized to finish within ten minutes."""
+    services = (
+        ServiceSpec("10k", 10_000),
+        ServiceSpec("10k-latency", 10_000, latency_ms=20),
+        ServiceSpec("100k", 100_000),
+    )
+    workloads = (
+        Workload("import", "import of the package", "fresh", 0.7, values=5),
+        Workload("cold_start", "cold start: service root, empty cache", "fresh", 0.8,
+                 service="10k", values=5),
+        Workload("warm_start", "warm start: Launchpad WADL (1.5 MB), fresh cache, no requests",
+                 "fresh", 0.1, floor=False, values=3),
+        Workload("iterate", "iterate 10,000 entries, page size 75", "loop", 0.5,
+                 service="10k", size=10_000, values=3),
+        Workload("iterate_latency", "iterate 10,000 entries, page size 75, 20 ms latency",
+                 "loop", 0.25, service="10k-latency", size=10_000, values=2),
+        Workload("slice", "slice [5000:5100] of 10,000 entries", "loop", 0.5,
+                 service="10k", params={"start": 5000, "stop": 5100}, values=5),
+        Workload("refresh", "1,000 lp_refresh() answered 304", "loop", 0.8,
+                 service="10k", params={"count": 1000}, values=3),
+        Workload("memory_small", "peak memory iterating 10,000 entries", "memory", 0.7,
+                 service="10k", size=10_000, values=1, warmups=0),
+        Workload("memory", "peak memory iterating 100,000 entries", "memory", 0.7,
+                 service="100k", size=100_000, values=1, warmups=0, rounds=2,
+                 note="2 rounds: lazr.restfulclient needs tens of seconds per sample"),
+    )  # fmt: skip
+    return Plan(False, services, workloads)
+
+
+def smoke_plan() -> Plan:
+    """The same workloads at tiny sizes, one round, no warm-up: checks the harness runs."""
+    services = (
+        ServiceSpec("small", 200),
+        ServiceSpec("small-latency", 200, latency_ms=2),
+        ServiceSpec("medium", 400),
+    )
+    sized = (
+        Workload("import", "import of the package", "fresh", 0.7),
+        Workload("cold_start", "cold start: service root, empty cache", "fresh", 0.8,
+                 service="small"),
+        Workload("warm_start", "warm start: Launchpad WADL (1.5 MB), fresh cache, no requests",
+                 "fresh", 0.1, floor=False),
+        Workload("iterate", "iterate 200 entries, page size 75", "loop", 0.5,
+                 service="small", size=200),
+        Workload("iterate_latency", "iterate 200 entries, page size 75, 2 ms latency",
+                 "loop", 0.25, service="small-latency", size=200),
+        Workload("slice", "slice [100:110] of 200 entries", "loop", 0.5,
+                 service="small", params={"start": 100, "stop": 110}),
+        Workload("refresh", "10 lp_refresh() answered 304", "loop", 0.8,
+                 service="small", params={"count": 10}),
+        Workload("memory_small", "peak memory iterating 200 entries", "memory", 0.7,
+                 service="small", size=200),
+        Workload("memory", "peak memory iterating 400 entries", "memory", 0.7,
+                 service="medium", size=400),
+    )  # fmt: skip
+    workloads = tuple(replace(w, rounds=1, values=1, warmups=0, note="") for w in sized)
+    return Plan(True, services, workloads)

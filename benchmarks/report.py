@@ -1,0 +1,298 @@
+"""Turn pyperf benchmarks into the results table, RESULTS.md and ratios.png."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.metadata
+import os
+import platform
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyperf  # type: ignore[import-untyped]
+
+from benchmarks.config import FLOOR, OURS, REPO_ROOT, THEIRS, Plan, Workload
+
+#: The 1,000-refresh workload must also stay within this factor of bare httpx.
+REFRESH_FLOOR_GOAL = 1.3
+#: Peak memory counts as flat when the large collection costs at most this
+#: much more than the small one.
+FLAT_TOLERANCE = 0.10
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Median, min and max of one client's samples, and how many there were."""
+
+    median: float
+    minimum: float
+    maximum: float
+    samples: int
+
+    @classmethod
+    def of(cls, bench: pyperf.Benchmark) -> Stats:
+        values = bench.get_values()
+        return cls(bench.median(), min(values), max(values), len(values))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One workload's figures; ``None`` where a client was not measured."""
+
+    workload: Workload
+    stats: dict[str, Stats]
+    error: str | None = None
+
+    @property
+    def unit(self) -> str:
+        return "byte" if self.workload.kind == "memory" else "second"
+
+    def ratio(self, numerator: str = OURS, denominator: str = THEIRS) -> float | None:
+        top, bottom = self.stats.get(numerator), self.stats.get(denominator)
+        if top is None or bottom is None or bottom.median <= 0:
+            return None
+        return top.median / bottom.median
+
+    def verdict(self) -> str:
+        """PASS, MISS, ERROR, or n/a when a figure is missing."""
+        if self.error:
+            return "ERROR"
+        ratio = self.ratio()
+        if ratio is None or self.workload.goal is None:
+            return "n/a"
+        passed = ratio <= self.workload.goal
+        if self.workload.key == "refresh":
+            floor_ratio = self.ratio(OURS, FLOOR)
+            passed = passed and floor_ratio is not None and floor_ratio <= REFRESH_FLOOR_GOAL
+        return "PASS" if passed else "MISS"
+
+
+def format_value(value: float, unit: str) -> str:
+    if unit == "byte":
+        return f"{value / 2**20:.1f} MiB"
+    if value < 1:
+        return f"{value * 1000:.1f} ms"
+    return f"{value:.2f} s"
+
+
+def format_stats(stats: Stats | None, unit: str) -> str:
+    if stats is None:
+        return "-"
+    return (
+        f"{format_value(stats.median, unit)} "
+        f"({format_value(stats.minimum, unit)}..{format_value(stats.maximum, unit)}, "
+        f"n={stats.samples})"
+    )
+
+
+def _goal_text(row: Row) -> str:
+    goal = row.workload.goal
+    text = "-" if goal is None else f"<= {goal:g}"
+    if row.workload.key == "refresh":
+        text += f"; <= {REFRESH_FLOOR_GOAL:g}x httpx"
+    return text
+
+
+def _ratio_text(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+HEADER = (
+    "workload",
+    "wadlclient median (min..max, n)",
+    "lazr.restfulclient median (min..max, n)",
+    "bare httpx floor",
+    "ours/lazr",
+    "goal",
+    "result",
+    "ours/floor",
+)
+
+
+def table_rows(rows: list[Row]) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for row in rows:
+        unit = row.unit
+        floor = row.stats.get(FLOOR)
+        out.append(
+            (
+                row.workload.title,
+                format_stats(row.stats.get(OURS), unit),
+                format_stats(row.stats.get(THEIRS), unit),
+                "-" if floor is None else format_value(floor.median, unit),
+                _ratio_text(row.ratio()),
+                _goal_text(row),
+                row.verdict(),
+                _ratio_text(row.ratio(OURS, FLOOR)),
+            )
+        )
+    return out
+
+
+def flatness_lines(rows: list[Row]) -> list[str]:
+    """How peak memory grows from the small to the large collection, per client."""
+    by_key = {row.workload.key: row for row in rows}
+    small, large = by_key.get("memory_small"), by_key.get("memory")
+    if small is None or large is None:
+        return []
+    lines = []
+    for client in (OURS, THEIRS, FLOOR):
+        a, b = small.stats.get(client), large.stats.get(client)
+        if a is None or b is None:
+            continue
+        growth = (b.median - a.median) / a.median
+        verdict = ""
+        if client == OURS:
+            verdict = " PASS" if growth <= FLAT_TOLERANCE else " MISS"
+            verdict += f" (flat: growth <= {FLAT_TOLERANCE:.0%})"
+        lines.append(
+            f"{client}: {format_value(a.median, 'byte')} at {small.workload.size:,} entries, "
+            f"{format_value(b.median, 'byte')} at {large.workload.size:,} "
+            f"({growth:+.1%}){verdict}"
+        )
+    return lines
+
+
+def text_table(rows: list[Row]) -> str:
+    body = table_rows(rows)
+    widths = [max(len(r[i]) for r in [HEADER, *body]) for i in range(len(HEADER))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True))
+        for r in [HEADER, *body]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def markdown_table(rows: list[Row]) -> str:
+    body = table_rows(rows)
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(r) + " |" for r in body]
+    return "\n".join(lines)
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPO_ROOT, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out.stdout.strip()
+
+
+def machine_facts() -> list[tuple[str, str]]:
+    libraries = ", ".join(
+        f"{name} {_version(name)}"
+        for name in ("wadlclient", "lazr.restfulclient", "wadllib", "httplib2", "httpx", "pyperf")
+    )
+    return [
+        ("date", dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+        ("CPU", _cpu_model()),
+        ("cores", str(os.cpu_count())),
+        ("Python", f"{platform.python_implementation()} {platform.python_version()}"),
+        ("OS", platform.platform()),
+        ("libraries", libraries),
+        ("commit", _git_commit()),
+    ]
+
+
+def method_notes(plan: Plan) -> list[str]:
+    notes = [
+        "Each server (`python -m cookbook_service ...` and, for the warm start, "
+        "`benchmarks.lpserver`) runs as its own process on 127.0.0.1, so its CPU never "
+        "shares the client's GIL. The machine has "
+        f"{os.cpu_count()} cores: the server and the measured client each get about one.",
+        "Samples are taken by pyperf workers (`benchmarks.worker`), one worker process per "
+        "client per round; rounds alternate the client order. Start-up workloads spawn a new "
+        "interpreter per sample (`benchmarks.child`) and time the step itself (the import, or "
+        "the `ServiceRoot(...)` call), not interpreter start-up. Memory workloads take one "
+        "sample per fresh worker with pyperf `--track-memory` (peak private memory of the "
+        "whole process, sampled every 10 ms).",
+        "The floor is the same HTTP exchanges made with a bare `httpx.Client`: bodies read, "
+        "JSON decoded, no WADL parsed, no objects built. For iteration it walks the server's "
+        "default pages (75 entries) as lazr.restfulclient does; for import it is `import httpx`.",
+        "Warm start: one cold start per client fills its cache from `benchmarks.lpserver` "
+        "(the 1.5 MB Launchpad WADL, `max-age` one year); the server is then stopped, so a "
+        "warm start that sent any request would fail the run.",
+        "Each entry read during iteration and slicing has one field (`id`) read.",
+    ]
+    for workload in plan.workloads:
+        samples = workload.rounds * workload.values
+        extra = f"; {workload.note}" if workload.note else ""
+        notes.append(
+            f"`{workload.key}`: {workload.rounds} rounds x {workload.values} values "
+            f"(+{workload.warmups} warm-up per worker) = {samples} samples per client{extra}."
+        )
+    return notes
+
+
+def write_markdown(path: Path, plan: Plan, rows: list[Row], analysis: str = "") -> None:
+    facts = "\n".join(f"- {name}: {value}" for name, value in machine_facts())
+    notes = "\n".join(f"- {note}" for note in method_notes(plan))
+    flat = "\n".join(f"- {line}" for line in flatness_lines(rows)) or "- not measured"
+    errors = "\n".join(f"- `{r.workload.key}`: {r.error}" for r in rows if r.error)
+    text = (
+        "# Benchmark results\n\n"
+        "Generated by `make bench` (`python -m benchmarks.run`). Ratio = wadlclient median / "
+        "lazr.restfulclient median; lower is better.\n\n"
+        f"{markdown_table(rows)}\n\n"
+        "## Peak memory as the collection grows\n\n"
+        f"{flat}\n\n"
+        "## Machine\n\n"
+        f"{facts}\n\n"
+        "## Method\n\n"
+        f"{notes}\n"
+    )
+    if errors:
+        text += f"\n## Errors\n\n{errors}\n"
+    if analysis:
+        text += f"\n{analysis.strip()}\n"
+    path.write_text(text)
+
+
+def write_chart(path: Path, rows: list[Row]) -> None:
+    """Bar chart of ours/lazr per workload, with each goal as a red tick."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plotted = [(row, ratio) for row in rows if (ratio := row.ratio()) is not None]
+    if not plotted:
+        return
+    figure, axes = plt.subplots(figsize=(10, 5.5))
+    positions = range(len(plotted))
+    colours = ["tab:green" if row.verdict() == "PASS" else "tab:red" for row, _ in plotted]
+    axes.bar(positions, [ratio for _, ratio in plotted], color=colours, width=0.6)
+    for x, (row, ratio) in zip(positions, plotted, strict=True):
+        if row.workload.goal is not None:
+            axes.hlines(row.workload.goal, x - 0.4, x + 0.4, colors="black", linewidth=2)
+        axes.annotate(f"{ratio:.2f}", (x, ratio), ha="center", va="bottom", fontsize=8)
+    axes.axhline(1.0, color="grey", linestyle=":", linewidth=1)
+    axes.set_xticks(list(positions))
+    axes.set_xticklabels([row.workload.key for row, _ in plotted], rotation=30, ha="right")
+    axes.set_ylabel("wadlclient / lazr.restfulclient (median; lower is better)")
+    axes.set_title("wadlclient vs lazr.restfulclient: ratio per workload (black tick = goal)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

@@ -1,0 +1,238 @@
+"""Run every workload for wadlclient, lazr.restfulclient and bare httpx, and report.
+
+``python -m benchmarks.run`` (``make bench``): full sizes, several rounds,
+writes ``benchmarks/RESULTS.md``, ``benchmarks/ratios.png`` and the raw
+pyperf suite ``benchmarks/results.json``. ``--smoke`` (``make bench-smoke``):
+one round at tiny sizes, writes nothing unless asked, exits non-zero when any
+workload fails, so ``make test`` keeps the harness working.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyperf  # type: ignore[import-untyped]
+
+from benchmarks import report
+from benchmarks.config import (
+    BENCH_DIR,
+    CLIENTS,
+    FLOOR,
+    REPO_ROOT,
+    SCRATCH_ROOT,
+    Plan,
+    Workload,
+    full_plan,
+    smoke_plan,
+)
+from benchmarks.services import Server, cookbook_service, free_port, launchpad_server
+
+WORKER_TIMEOUT = 600
+
+
+class WorkloadError(Exception):
+    """A worker failed; the message says which and why."""
+
+
+def clients_for(workload: Workload, selected: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(c for c in selected if workload.floor or c != FLOOR)
+
+
+def run_worker(
+    workload: Workload,
+    client: str,
+    base_url: str,
+    scratch: Path,
+    *,
+    cache: Path | None = None,
+) -> pyperf.Benchmark:
+    """One pyperf worker process: warm-ups then values of one (workload, client)."""
+    output = Path(tempfile.mktemp(suffix=".json", dir=scratch))
+    params = {"size": workload.size, **workload.params} if workload.size else workload.params
+    command = [
+        sys.executable, "-m", "benchmarks.worker",
+        "--worker", "--loops", "1",
+        "--warmups", str(workload.warmups), "--values", str(workload.values),
+        "--output", str(output), "--quiet",
+        "--workload", workload.key, "--client", client, "--base-url", base_url,
+        "--params", json.dumps(params),
+    ]  # fmt: skip
+    if cache is not None:
+        command += ["--cache", str(cache)]
+    if workload.kind == "memory":
+        command.append("--track-memory")
+    try:
+        completed = subprocess.run(
+            command, cwd=REPO_ROOT, capture_output=True, text=True,
+            timeout=WORKER_TIMEOUT, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as exc:
+        raise WorkloadError(f"{workload.key}/{client}: timed out after {exc.timeout} s") from exc
+    if completed.returncode != 0 or not output.exists():
+        tail = (completed.stderr or completed.stdout).strip().splitlines()[-15:]
+        raise WorkloadError(
+            f"{workload.key}/{client}: worker exited {completed.returncode}: " + "\n".join(tail)
+        )
+    bench = pyperf.Benchmark.load(str(output))
+    output.unlink()
+    return bench
+
+
+def prefill_warm_caches(clients: tuple[str, ...], scratch: Path) -> tuple[str, dict[str, Path]]:
+    """Cold-start each client once against the Launchpad server, then stop it.
+
+    Returns the base URL (now dead: any request a warm start makes fails) and
+    each client's filled cache directory.
+    """
+    caches: dict[str, Path] = {}
+    port = free_port()
+    with launchpad_server(scratch, port) as server:
+        for client in clients:
+            caches[client] = scratch / f"warm-cache-{client}"
+            caches[client].mkdir()
+            completed = subprocess.run(
+                [sys.executable, "-m", "benchmarks.child", "prefill", client,
+                 server.base_url, str(caches[client])],
+                cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=False,
+            )  # fmt: skip
+            if completed.returncode != 0:
+                raise WorkloadError(
+                    f"warm_start/{client}: prefill failed: {completed.stderr.strip()[-1500:]}"
+                )
+        base_url = server.base_url
+    return base_url, caches
+
+
+def measure(
+    workload: Workload,
+    clients: tuple[str, ...],
+    base_url: str,
+    scratch: Path,
+    caches: dict[str, Path],
+) -> dict[str, pyperf.Benchmark]:
+    """All rounds of one workload; the client order rotates every round."""
+    benches: dict[str, pyperf.Benchmark] = {}
+    for round_number in range(workload.rounds):
+        shift = round_number % len(clients)
+        for client in clients[shift:] + clients[:shift]:
+            started = time.monotonic()
+            bench = run_worker(workload, client, base_url, scratch, cache=caches.get(client))
+            if client in benches:
+                benches[client].add_runs(bench)
+            else:
+                benches[client] = bench
+            print(
+                f"  round {round_number + 1}/{workload.rounds} {client:5s} "
+                f"median {report.format_value(bench.median(), report.Row(workload, {}).unit)} "
+                f"({time.monotonic() - started:.1f} s)",
+                flush=True,
+            )
+    return benches
+
+
+@contextlib.contextmanager
+def started_services(
+    plan: Plan, workloads: list[Workload], scratch: Path
+) -> Iterator[dict[str, Server]]:
+    """Start each cookbook service the selected workloads need, stop them all after."""
+    needed = {w.service for w in workloads if w.service}
+    with contextlib.ExitStack() as stack:
+        servers: dict[str, Server] = {}
+        for spec in plan.services:
+            if spec.key in needed:
+                print(f"starting cookbook_service {spec}", flush=True)
+                servers[spec.key] = stack.enter_context(cookbook_service(spec, scratch))
+        yield servers
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="one round, tiny sizes")
+    parser.add_argument("--only", help="comma-separated workload keys to run")
+    parser.add_argument(
+        "--clients", default=",".join(CLIENTS), help="comma-separated subset of ours,lazr,httpx"
+    )
+    parser.add_argument("--results", type=Path, help="where to write RESULTS.md")
+    parser.add_argument("--chart", type=Path, help="where to write ratios.png")
+    parser.add_argument("--json", type=Path, help="where to write the pyperf suite")
+    parser.add_argument("--analysis", type=Path, help="markdown appended to RESULTS.md")
+    args = parser.parse_args(argv)
+    if not args.smoke:
+        args.results = args.results or BENCH_DIR / "RESULTS.md"
+        args.chart = args.chart or BENCH_DIR / "ratios.png"
+        args.json = args.json or BENCH_DIR / "results.json"
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    plan = smoke_plan() if args.smoke else full_plan()
+    selected = tuple(c for c in CLIENTS if c in args.clients.split(","))
+    workloads = list(plan.workloads)
+    if args.only:
+        keys = args.only.split(",")
+        unknown = set(keys) - {w.key for w in workloads}
+        if unknown:
+            print(f"unknown workloads: {sorted(unknown)}", file=sys.stderr)
+            return 2
+        workloads = [w for w in workloads if w.key in keys]
+
+    SCRATCH_ROOT.mkdir(exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="run-", dir=SCRATCH_ROOT))
+    started = time.monotonic()
+    rows: list[report.Row] = []
+    suite: list[pyperf.Benchmark] = []
+    try:
+        with started_services(plan, workloads, scratch) as servers:
+            for workload in workloads:
+                clients = clients_for(workload, selected)
+                print(f"{workload.key}: {workload.title}", flush=True)
+                try:
+                    caches: dict[str, Path] = {}
+                    if workload.key == "warm_start":
+                        base_url, caches = prefill_warm_caches(clients, scratch)
+                    elif workload.service:
+                        base_url = servers[workload.service].base_url
+                    else:
+                        base_url = "http://127.0.0.1:9/"
+                    benches = measure(workload, clients, base_url, scratch, caches)
+                except WorkloadError as exc:
+                    print(f"  ERROR {exc}", flush=True)
+                    rows.append(report.Row(workload, {}, error=str(exc)))
+                    continue
+                suite.extend(benches.values())
+                stats = {client: report.Stats.of(bench) for client, bench in benches.items()}
+                rows.append(report.Row(workload, stats))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    elapsed = time.monotonic() - started
+    print()
+    print(report.text_table(rows))
+    for line in report.flatness_lines(rows):
+        print(f"memory growth, {line}")
+    print(f"\n{'smoke run' if args.smoke else 'run'} took {elapsed:.0f} s")
+    if args.json and suite:
+        args.json.unlink(missing_ok=True)
+        pyperf.BenchmarkSuite(suite).dump(str(args.json), replace=True)
+    if args.results:
+        analysis = args.analysis.read_text() if args.analysis else ""
+        report.write_markdown(args.results, plan, rows, analysis)
+        print(f"wrote {args.results}")
+    if args.chart:
+        report.write_chart(args.chart, rows)
+        print(f"wrote {args.chart}")
+    return 1 if any(row.error for row in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
