@@ -17,14 +17,6 @@ import httpx
 
 from benchmarks.config import EXAMPLE_WADL_TYPE, FLOOR, OURS, THEIRS
 
-#: What "import of the package" means for each client: the module a script
-#: imports to create a service root.
-IMPORT_NAMES = {
-    OURS: "wadlclient",
-    THEIRS: "lazr.restfulclient.resource",
-    FLOOR: "httpx",
-}
-
 VERSION = "1.0"
 
 
