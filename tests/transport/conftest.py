@@ -147,6 +147,10 @@ def _build_app(state: ScriptedServer) -> Starlette:
             return Response(status_code=200)
         return JSONResponse({"name": "original"}, headers={"ETag": '"v1"'})
 
+    async def cookie(request: Request) -> Response:
+        await record(request)
+        return JSONResponse({}, headers={"Set-Cookie": "session=abc; Path=/"})
+
     async def slow(request: Request) -> Response:
         await record(request)
         await asyncio.sleep(float(request.query_params.get("seconds", "1")))
@@ -163,6 +167,7 @@ def _build_app(state: ScriptedServer) -> Starlette:
         Route("/always-304", always_304),
         Route("/entry", entry, methods=ALL_METHODS),
         Route("/slow", slow),
+        Route("/cookie", cookie),
     ]
     return Starlette(routes=routes)
 

@@ -1,0 +1,75 @@
+"""No HTTP answer at all becomes wadlclient.errors.TransportError naming method and URL.
+
+These faults happen below HTTP, so they come from a raw socket server (or from
+no server at all), still real connections on loopback.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import httpx
+import pytest
+
+from wadlclient.errors import TransportError
+
+
+def _closed_port() -> int:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port: int = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+def test_connection_refused_names_method_and_url(make_transport):
+    url = f"http://127.0.0.1:{_closed_port()}/1.0/recipes"
+    transport = make_transport()
+
+    with pytest.raises(TransportError) as caught:
+        transport.request("GET", url)
+
+    assert str(caught.value).startswith(f"GET {url}: could not connect")
+    assert (caught.value.method, caught.value.url) == ("GET", url)
+    assert isinstance(caught.value.__cause__, httpx.ConnectError)
+
+
+def test_a_dropped_get_is_retried_once_then_reported(raw_server, make_transport):
+    server = raw_server("drop")
+    transport = make_transport()
+
+    with pytest.raises(TransportError, match="connection dropped") as caught:
+        transport.request("GET", server.url)
+
+    assert server.url in str(caught.value)
+    assert server.connections == 2
+
+
+@pytest.mark.parametrize("method", ["POST", "PATCH", "PUT", "DELETE"])
+def test_a_dropped_unsafe_request_is_never_retried(raw_server, make_transport, method):
+    server = raw_server("drop")
+    transport = make_transport()
+
+    with pytest.raises(TransportError, match=f"^{method} "):
+        transport.request(method, server.url, body=b"x=1")
+
+    assert server.connections == 1
+
+
+def test_a_server_that_never_answers_times_out(raw_server, make_transport):
+    server = raw_server("hang")
+    transport = make_transport(timeout=0.3)
+
+    with pytest.raises(TransportError, match="timed out") as caught:
+        transport.request("GET", server.url)
+
+    assert isinstance(caught.value.__cause__, httpx.TimeoutException)
+    assert server.connections == 1
+
+
+def test_a_slow_answer_within_the_timeout_arrives(scripted, make_transport):
+    transport = make_transport(timeout=5)
+
+    response = transport.request("GET", scripted.url + "/slow?seconds=0.2")
+
+    assert response.json() == {"slow": True}
