@@ -1,0 +1,514 @@
+"""HTTPCache storage: freshness, revalidation, robustness, permissions, secrets."""
+
+from __future__ import annotations
+
+import email.utils
+import errno
+import logging
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import httpx
+import pytest
+
+from wadlclient.cache import CachedResponse, HTTPCache
+from wadlclient.errors import CacheError
+
+URL = "http://127.0.0.1:8080/1.0/recipes/1"
+JSON = "application/json"
+T0 = 1_700_000_000.0  # a whole second, as HTTP dates are
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def http_date(timestamp: float) -> str:
+    return email.utils.formatdate(timestamp, usegmt=True)
+
+
+def response(headers: dict[str, str] | None = None, body: bytes = b'{"id": 1}') -> httpx.Response:
+    base = {"Content-Type": JSON, "Date": http_date(T0), "ETag": '"v1"'}
+    base.update(headers or {})
+    return httpx.Response(200, headers=base, content=body)
+
+
+def stored_file(cache: HTTPCache, url: str = URL, media_type: str = JSON) -> Path:
+    return cache.directory / cache.filename(url, media_type)
+
+
+# Freshness
+
+
+def test_max_age_fresh_just_before_expiry() -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response({"Cache-Control": "max-age=2"}), b"{}")
+
+    cached = cache.get(URL, JSON)
+
+    assert cached is not None
+    assert cached.is_fresh(T0 + 1.9)
+
+
+def test_max_age_stale_just_after_expiry() -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response({"Cache-Control": "max-age=2"}), b"{}")
+
+    cached = cache.get(URL, JSON)
+
+    assert cached is not None
+    assert not cached.is_fresh(T0 + 2.1)
+
+
+def test_expires_relative_to_date_gives_the_lifetime() -> None:
+    cached = CachedResponse(
+        200, httpx.Headers({"Date": http_date(T0), "Expires": http_date(T0 + 10)}), b""
+    )
+
+    assert cached.is_fresh(T0 + 9.9)
+    assert not cached.is_fresh(T0 + 10.1)
+
+
+def test_max_age_wins_over_expires() -> None:
+    headers = {
+        "Date": http_date(T0),
+        "Expires": http_date(T0 + 100),
+        "Cache-Control": "max-age=5",
+    }
+    cached = CachedResponse(200, httpx.Headers(headers), b"")
+
+    assert not cached.is_fresh(T0 + 6)
+
+
+def test_age_header_counts_towards_current_age() -> None:
+    headers = {"Date": http_date(T0), "Cache-Control": "max-age=10", "Age": "8"}
+    cached = CachedResponse(200, httpx.Headers(headers), b"")
+
+    assert cached.is_fresh(T0 + 1.9)
+    assert not cached.is_fresh(T0 + 2.1)
+
+
+def test_no_lifetime_means_stale() -> None:
+    cached = CachedResponse(200, httpx.Headers({"Date": http_date(T0)}), b"")
+
+    assert not cached.is_fresh(T0)
+
+
+def test_no_cache_always_revalidates() -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response({"Cache-Control": "no-cache, max-age=3600"}), b"{}")
+
+    cached = cache.get(URL, JSON)
+
+    assert cached is not None
+    assert not cached.is_fresh(T0)
+    assert cached.validators() == {"If-None-Match": '"v1"'}
+
+
+def test_no_store_is_never_stored() -> None:
+    cache = HTTPCache(clock=Clock())
+
+    cache.put(URL, JSON, response({"Cache-Control": "no-store"}), b"{}")
+
+    assert cache.get(URL, JSON) is None
+    assert list(cache.directory.iterdir()) == []
+
+
+def test_no_store_removes_an_earlier_entry() -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response(), b"{}")
+
+    cache.put(URL, JSON, response({"Cache-Control": "no-store"}), b"{}")
+
+    assert cache.get(URL, JSON) is None
+
+
+def test_validators_carry_etag_and_last_modified() -> None:
+    headers = {"ETag": '"abc"', "Last-Modified": http_date(T0 - 60)}
+    cached = CachedResponse(200, httpx.Headers(headers), b"")
+
+    assert cached.validators() == {
+        "If-None-Match": '"abc"',
+        "If-Modified-Since": http_date(T0 - 60),
+    }
+
+
+def test_missing_date_is_added_from_the_clock() -> None:
+    clock = Clock()
+    cache = HTTPCache(clock=clock)
+    plain = httpx.Response(200, headers={"Cache-Control": "max-age=2"}, content=b"{}")
+    cache.put(URL, JSON, plain, b"{}")
+
+    cached = cache.get(URL, JSON)
+
+    assert cached is not None
+    assert cached.is_fresh(T0 + 1.9)
+    assert not cached.is_fresh(T0 + 2.1)
+
+
+# Round trip and refresh
+
+
+def test_put_then_get_returns_status_headers_and_body() -> None:
+    cache = HTTPCache(clock=Clock())
+
+    cache.put(URL, JSON, response(body=b'{"id": 1}'), b'{"id": 1}')
+    cached = cache.get(URL, JSON)
+
+    assert cached is not None
+    assert (cached.status, cached.body) == (200, b'{"id": 1}')
+    assert cached.headers["etag"] == '"v1"'
+    assert cached.headers["content-type"] == JSON
+
+
+def test_209_after_patch_is_stored_as_the_200_a_get_would_give() -> None:
+    cache = HTTPCache(clock=Clock())
+    patched = httpx.Response(209, headers={"ETag": '"v2"', "Date": http_date(T0)}, content=b"{}")
+
+    cache.put(URL, JSON, patched, b"{}")
+
+    cached = cache.get(URL, JSON)
+    assert cached is not None
+    assert (cached.status, cached.headers["etag"]) == (200, '"v2"')
+
+
+def test_refresh_after_304_makes_entry_fresh_again() -> None:
+    clock = Clock()
+    cache = HTTPCache(clock=clock)
+    cache.put(URL, JSON, response({"Cache-Control": "max-age=2"}), b"body")
+    clock.now = T0 + 5
+    not_modified = httpx.Response(
+        304, headers={"Date": http_date(T0 + 5), "Cache-Control": "max-age=2", "ETag": '"v1"'}
+    )
+
+    refreshed = cache.refresh(URL, JSON, not_modified)
+
+    assert refreshed is not None and refreshed.is_fresh(T0 + 6.9)
+    reread = cache.get(URL, JSON)
+    assert reread is not None
+    assert reread.body == b"body"
+    assert reread.is_fresh(T0 + 6.9)
+    assert not reread.is_fresh(T0 + 7.1)
+
+
+def test_refresh_takes_new_etag_expires_and_keeps_body_headers() -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response(), b"body")
+    not_modified = httpx.Response(
+        304,
+        headers={
+            "Date": http_date(T0 + 1),
+            "ETag": '"v9"',
+            "Expires": http_date(T0 + 60),
+            "Content-Length": "0",
+        },
+    )
+
+    cache.refresh(URL, JSON, not_modified)
+
+    reread = cache.get(URL, JSON)
+    assert reread is not None
+    assert reread.headers["etag"] == '"v9"'
+    assert reread.headers["expires"] == http_date(T0 + 60)
+    assert reread.headers["content-type"] == JSON
+    assert reread.body == b"body"
+
+
+def test_refresh_without_date_counts_from_now() -> None:
+    clock = Clock()
+    cache = HTTPCache(clock=clock)
+    cache.put(URL, JSON, response({"Cache-Control": "max-age=2"}), b"body")
+    clock.now = T0 + 10
+
+    refreshed = cache.refresh(URL, JSON, httpx.Response(304))
+
+    assert refreshed is not None
+    assert refreshed.is_fresh(T0 + 11.9)
+
+
+def test_refresh_of_missing_entry_returns_none() -> None:
+    cache = HTTPCache(clock=Clock())
+
+    assert cache.refresh(URL, JSON, httpx.Response(304)) is None
+
+
+def test_delete_one_media_type_keeps_the_other() -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response(), b"{}")
+    cache.put(URL, "application/xhtml+xml", response(), b"<p/>")
+
+    cache.delete(URL, JSON)
+
+    assert cache.get(URL, JSON) is None
+    assert cache.get(URL, "application/xhtml+xml") is not None
+
+
+def test_delete_without_media_type_removes_every_known_one() -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response(), b"{}")
+    cache.put(URL, "text/x-custom", response(), b"x")
+
+    cache.delete(URL)
+
+    assert list(cache.directory.iterdir()) == []
+
+
+# Robustness
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\x00\xff garbage \x89PNG",
+        b"status: 200\r\ncontent-type: application/json\r\n",  # cut inside the headers
+        b"status: 200\r\ncontent-length: 100\r\n\r\n{\"id\": 1",  # cut inside the body
+        b"HTTP/1.1 200 OK\r\n\r\n{}",  # not the cache layout
+        b"status: abc\r\n\r\n{}",
+        b"no colon here\r\n\r\n{}",
+    ],
+    ids=["empty", "garbage", "truncated-headers", "truncated-body", "wrong-format", "bad-status",
+         "bad-header"],
+)
+def test_bad_file_is_a_miss_then_replaced(content: bytes) -> None:
+    cache = HTTPCache(clock=Clock())
+    stored_file(cache).write_bytes(content)
+
+    assert cache.get(URL, JSON) is None
+    cache.put(URL, JSON, response(), b'{"id": 1}')
+    cached = cache.get(URL, JSON)
+    assert cached is not None and cached.body == b'{"id": 1}'
+
+
+def run_without_privileges(script: str, *args: str) -> str:
+    """Run ``script`` in a process that file permissions apply to.
+
+    Root ignores permission bits; when the tests run as root, the process
+    is started without the capabilities that let it (via util-linux
+    ``setpriv``), so the directory and file modes are enforced for real.
+    """
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root and setpriv is missing: permissions cannot apply")
+        prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+    result = subprocess.run(
+        [*prefix, sys.executable, "-c", textwrap.dedent(script), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_unreadable_file_is_a_miss(tmp_path: Path) -> None:
+    cache = HTTPCache(tmp_path, clock=Clock())
+    cache.put(URL, JSON, response(), b"{}")
+    stored_file(cache).chmod(0)
+
+    output = run_without_privileges(
+        """
+        import sys
+        from wadlclient.cache import HTTPCache
+        print(HTTPCache(sys.argv[1]).get(sys.argv[2], "application/json"))
+        """,
+        str(tmp_path),
+        URL,
+    )
+
+    assert output.strip() == "None"
+
+
+def test_read_only_directory_degrades_with_one_warning(tmp_path: Path) -> None:
+    cache = HTTPCache(tmp_path / "cache", clock=Clock())
+    cache.put(URL, JSON, response(), b"{}")
+    cache.directory.chmod(0o555)
+
+    try:
+        output = run_without_privileges(
+            """
+            import logging, sys
+            import httpx
+            from wadlclient.cache import HTTPCache
+            logging.basicConfig(level=logging.WARNING, stream=sys.stdout, format="%(message)s")
+            cache = HTTPCache(sys.argv[1])
+            for number in range(5):
+                cache.put(sys.argv[2] + str(number), "application/json",
+                          httpx.Response(200, content=b"{}"), b"{}")
+            entry = cache.get(sys.argv[2], "application/json")
+            print("existing entry still read:", entry is not None)
+            """,
+            str(cache.directory),
+            URL,
+        )
+    finally:
+        cache.directory.chmod(0o700)
+
+    lines = output.splitlines()
+    assert len([line for line in lines if "without caching" in line]) == 1
+    assert lines[-1] == "existing entry still read: True"
+
+
+def test_full_disk_degrades_with_one_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A full disk cannot be produced on demand here: os.write is patched to
+    # fail as the kernel does when the device has no space left.
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response(), b"old")
+
+    def no_space(descriptor: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "write", no_space)
+    caplog.set_level(logging.WARNING, logger="wadlclient.cache")
+    for _ in range(3):
+        cache.put(URL, JSON, response({"ETag": '"v2"'}), b"new")
+    monkeypatch.undo()
+
+    assert [r.levelname for r in caplog.records if r.name == "wadlclient.cache"] == ["WARNING"]
+    assert "no space left" in caplog.records[0].getMessage()
+    assert cache.get(URL, JSON) is None  # the out-of-date entry went too
+    assert [p.name for p in cache.directory.iterdir()] == []  # no temporary file left
+
+
+def test_name_the_filesystem_rejects_degrades_without_raising(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    cache = HTTPCache(clock=Clock())
+    caplog.set_level(logging.WARNING, logger="wadlclient.cache")
+
+    cache.put("http://127.0.0.1/a\x00b", JSON, response(), b"{}")
+
+    assert cache.get("http://127.0.0.1/a\x00b", JSON) is None
+    assert len(caplog.records) == 1
+
+
+def test_path_that_is_a_file_is_a_cache_error(tmp_path: Path) -> None:
+    existing = tmp_path / "not-a-dir"
+    existing.write_text("x")
+
+    with pytest.raises(CacheError, match="not a directory"):
+        HTTPCache(existing)
+
+
+# Directories and permissions
+
+
+def test_directory_created_mode_0700(tmp_path: Path) -> None:
+    old_umask = os.umask(0)
+    try:
+        cache = HTTPCache(tmp_path / "new" / "cache")
+    finally:
+        os.umask(old_umask)
+
+    assert stat.S_IMODE(cache.directory.stat().st_mode) == 0o700
+
+
+def test_files_created_mode_0600(tmp_path: Path) -> None:
+    old_umask = os.umask(0)
+    try:
+        cache = HTTPCache(tmp_path, clock=Clock())
+        cache.put(URL, JSON, response(), b"{}")
+    finally:
+        os.umask(old_umask)
+
+    assert stat.S_IMODE(stored_file(cache).stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("kind", [str, os.fsencode, Path], ids=["str", "bytes", "PathLike"])
+def test_directory_given_as_str_bytes_or_pathlike_persists(tmp_path: Path, kind: object) -> None:
+    directory = tmp_path / "persist"
+    first = HTTPCache(kind(str(directory)), clock=Clock())  # type: ignore[operator]
+    first.put(URL, JSON, response(), b'{"id": 1}')
+    first.close()
+
+    second = HTTPCache(kind(str(directory)), clock=Clock())  # type: ignore[operator]
+
+    assert second.directory == directory
+    cached = second.get(URL, JSON)
+    assert cached is not None and cached.body == b'{"id": 1}'
+
+
+def test_private_temporary_directory_removed_by_close() -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response(), b"{}")
+
+    cache.close()
+
+    assert not cache.directory.exists()
+    assert cache.get(URL, JSON) is None
+
+
+def test_private_temporary_directory_removed_at_interpreter_exit() -> None:
+    script = textwrap.dedent(
+        """
+        import httpx
+        from wadlclient.cache import HTTPCache
+        cache = HTTPCache()
+        cache.put("http://127.0.0.1/1.0/", "application/json",
+                  httpx.Response(200, content=b"{}"), b"{}")
+        assert any(cache.directory.iterdir())
+        print(cache.directory)
+        """
+    )
+
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+
+    assert not Path(result.stdout.strip()).exists()
+
+
+# Secrets
+
+
+def test_credentials_never_reach_a_file() -> None:
+    cache = HTTPCache(clock=Clock())
+    secret = response(
+        {
+            "Authorization": "OAuth oauth_signature=\"sekrit%26tokensekrit\"",
+            "Proxy-Authorization": "Basic c2Vrcml0",
+            "Set-Cookie": "session=sekrit",
+            "WWW-Authenticate": 'OAuth realm="sekrit"',
+        }
+    )
+
+    cache.put(URL, JSON, secret, b"{}")
+    cache.refresh(URL, JSON, httpx.Response(304, headers={"Set-Cookie": "session=sekrit2"}))
+
+    content = stored_file(cache).read_bytes()
+    assert b"sekrit" not in content
+    assert b"authorization" not in content.lower()
+
+
+def test_credentials_in_a_foreign_file_are_not_returned() -> None:
+    cache = HTTPCache(clock=Clock())
+    stored_file(cache).write_bytes(
+        b"status: 200\r\nset-cookie: session=sekrit\r\netag: \"v1\"\r\n\r\n{}"
+    )
+
+    cached = cache.get(URL, JSON)
+
+    assert cached is not None
+    assert "set-cookie" not in cached.headers
+    assert cached.headers["etag"] == '"v1"'
+
+
+def test_repr_shows_no_body_or_headers() -> None:
+    cached = CachedResponse(200, httpx.Headers({"ETag": '"v1"'}), b"private body")
+
+    assert "private body" not in repr(cached)
