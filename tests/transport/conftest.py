@@ -133,6 +133,18 @@ def _build_app(state: ScriptedServer) -> Starlette:
         body = {"tag": tag, "path": seen.path}
         return JSONResponse(body, headers=headers)
 
+    async def versioned(request: Request) -> Response:
+        # The representation's version is ``counters[name]`` (1 unless a test bumps it).
+        seen = await record(request)
+        name = request.path_params["name"]
+        with state.lock:
+            version = state.counters.get(name, 1)
+        tag = f'"v{version}"'
+        headers = {"ETag": tag, "Cache-Control": "max-age=0"}
+        if seen.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers=headers)
+        return JSONResponse({"version": version}, headers=headers)
+
     async def always_304(request: Request) -> Response:
         await record(request)
         return Response(status_code=304)
@@ -164,6 +176,7 @@ def _build_app(state: ScriptedServer) -> Starlette:
         Route("/chain/{hops:int}", chain, methods=ALL_METHODS),
         Route("/bad-json", bad_json),
         Route("/etag/{name}", etag),
+        Route("/versioned/{name}", versioned),
         Route("/always-304", always_304),
         Route("/entry", entry, methods=ALL_METHODS),
         Route("/slow", slow),
