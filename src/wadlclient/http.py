@@ -383,18 +383,17 @@ class Transport:
         if cache is None:
             return "bypass" if self._cache is not None else "none"
         status = response.status_code
-        if status >= 300:
-            return "miss"
         same_url = final_url == url
         if method == "GET":
             if status in _CACHEABLE_STATUSES and same_url:
                 cache.put(url, accept, response, response.content)
                 return "stored"
             return "miss"
-        if method == "HEAD":
+        if method in _SAFE_METHODS:
             return "bypass"
-        # An unsafe method succeeded: what we hold for the URL is out of date,
-        # unless the answer is the new representation itself (209 after PATCH).
+        # An unsafe method succeeded (2xx, or a 3xx such as a PATCH answered 301
+        # after a rename): what we hold for the URL is out of date, unless the
+        # answer is the new representation itself (209 after PATCH).
         media_type = response.headers.get("content-type", "").split(";")[0].strip()
         if (
             method == "PATCH"

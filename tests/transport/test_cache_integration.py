@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+import httpx
 import pytest
 
 from wadlclient.cache import HTTPCache
@@ -179,3 +180,16 @@ def test_the_cache_disposition_is_logged(
     lines = [r.getMessage() for r in caplog.records if r.name == "wadlclient.http"]
     assert lines[-1].startswith(f"GET {url} -> ")
     assert lines[-1].endswith(f"(cache: {disposition})")
+
+
+def test_a_patch_answered_by_a_redirect_invalidates_the_old_url(
+    scripted, make_transport, cache
+):
+    transport = make_transport(cache=cache)
+    url = scripted.url + "/redirect/301?to=/echo"
+    cache.put(url, JSON, httpx.Response(200, headers={"ETag": '"old"'}), b"{}")
+
+    response = transport.request("PATCH", url, body=b"{}", follow_redirects=False)
+
+    assert response.status == 301
+    assert cache.get(url, JSON) is None
