@@ -91,6 +91,9 @@ class Store:
             self._db.executescript(_SCHEMA)
             if self._scalar("SELECT COUNT(*) FROM cookbooks") == 0:
                 self._seed()
+            elif seed_recipes:
+                with self._transaction() as db:
+                    self._generate_recipes(db)
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -141,17 +144,24 @@ class Store:
                 for i, r in enumerate(seed.RECIPES, 1)
             ],
         )
-        if self.seed_recipes:
-            first = len(seed.RECIPES) + 1
-            ndishes, nbooks = len(seed.DISHES), len(seed.COOKBOOKS)
-            db.executemany(
-                "INSERT INTO recipes (id, dish_id, cookbook_id, instructions, private)"
-                " VALUES (?, ?, ?, ?, 0)",
-                (
-                    (n, n % ndishes + 1, n % nbooks + 1, f"Generated recipe number {n}.")
-                    for n in range(first, first + self.seed_recipes)
-                ),
-            )
+        self._generate_recipes(db)
+
+    def _generate_recipes(self, db: sqlite3.Connection) -> None:
+        """Top the generated recipes up to ``seed_recipes`` (ids after the seed's)."""
+        if not self.seed_recipes:
+            return
+        base = len(seed.RECIPES)
+        highest = db.execute("SELECT MAX(id) FROM recipes").fetchone()[0] or 0
+        first = max(base, highest) + 1
+        ndishes, nbooks = len(seed.DISHES), len(seed.COOKBOOKS)
+        db.executemany(
+            "INSERT INTO recipes (id, dish_id, cookbook_id, instructions, private)"
+            " VALUES (?, ?, ?, ?, 0)",
+            (
+                (n, n % ndishes + 1, n % nbooks + 1, f"Generated recipe number {n}.")
+                for n in range(first, base + self.seed_recipes + 1)
+            ),
+        )
 
     # -- helpers -------------------------------------------------------------
 

@@ -1,0 +1,131 @@
+"""``python -m cookbook_service``: serve the example service, or manage credentials.
+
+Serve (the default)::
+
+    python -m cookbook_service --host 127.0.0.1 --port 8080 [--db PATH]
+        [--auth none|basic|oauth] [--page-size N] [--seed-recipes N] [--latency-ms N]
+
+Credentials, stored in the database file given with ``--db``::
+
+    python -m cookbook_service add-user NAME PASSWORD --db PATH
+    python -m cookbook_service add-consumer KEY [SECRET] --db PATH
+    python -m cookbook_service add-token CONSUMER KEY SECRET [--access write|anonymous] --db PATH
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from cookbook_service.app import AUTH_MODES, ServiceConfig, create_app
+from cookbook_service.handlers import MAX_PAGE_SIZE
+from cookbook_service.store import Store
+
+_COMMANDS = ("serve", "add-user", "add-consumer", "add-token")
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {text}")
+    return value
+
+
+def _page_size(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= MAX_PAGE_SIZE:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_PAGE_SIZE}: {text}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m cookbook_service",
+        description="The cookbook example web service (lazr.restful dialect).",
+        epilog="Credential commands: add-user NAME PASSWORD --db PATH; "
+        "add-consumer KEY [SECRET] --db PATH; "
+        "add-token CONSUMER KEY SECRET [--access write|anonymous] --db PATH. "
+        "Run 'python -m cookbook_service COMMAND --help' for details.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def serve_options(target: argparse.ArgumentParser) -> None:
+        target.add_argument("--host", default="127.0.0.1", help="address to listen on")
+        target.add_argument("--port", type=int, default=8080, help="port to listen on")
+        target.add_argument("--db", help="SQLite file (default: a private temporary file)")
+        target.add_argument("--auth", choices=AUTH_MODES, default="none", help="authorization")
+        target.add_argument(
+            "--page-size",
+            type=_page_size,
+            default=5,
+            help=f"default collection page size (1-{MAX_PAGE_SIZE}, default 5)",
+        )
+        target.add_argument(
+            "--seed-recipes",
+            type=_non_negative,
+            default=0,
+            help="make sure the database holds this many generated recipes",
+        )
+        target.add_argument(
+            "--latency-ms", type=_non_negative, default=0, help="delay every answer by this much"
+        )
+
+    serve_options(parser)
+    serve_options(commands.add_parser("serve", help="serve the web service (the default)"))
+
+    user = commands.add_parser("add-user", help="add or replace a Basic user")
+    user.add_argument("name")
+    user.add_argument("password")
+    consumer = commands.add_parser("add-consumer", help="add or replace an OAuth consumer")
+    consumer.add_argument("key")
+    consumer.add_argument("secret", nargs="?", default="")
+    token = commands.add_parser("add-token", help="add or replace an OAuth access token")
+    token.add_argument("consumer")
+    token.add_argument("key")
+    token.add_argument("secret")
+    token.add_argument("--access", choices=("write", "anonymous"), default="write")
+    for sub in (user, consumer, token):
+        sub.add_argument("--db", required=True, help="SQLite file of the service")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    command = args.command or "serve"
+    if command == "serve":
+        return _serve(args)
+    store = Store(args.db)
+    try:
+        if command == "add-user":
+            store.add_user(args.name, args.password)
+            print(f"user {args.name!r} added")
+        elif command == "add-consumer":
+            store.add_consumer(args.key, args.secret)
+            print(f"consumer {args.key!r} added")
+        else:
+            store.add_token(args.consumer, args.key, args.secret, args.access)
+            print(f"token {args.key!r} for consumer {args.consumer!r} added ({args.access})")
+    finally:
+        store.close()
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    store = Store(args.db, seed_recipes=args.seed_recipes)
+    config = ServiceConfig(auth=args.auth, page_size=args.page_size, latency_ms=args.latency_ms)
+    print(
+        f"cookbook service on http://{args.host}:{args.port}/1.0/ (auth {args.auth})",
+        file=sys.stderr,
+    )
+    try:
+        uvicorn.run(create_app(store, config), host=args.host, port=args.port, log_level="warning")
+    finally:
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
