@@ -412,9 +412,7 @@ class _Parser:
         if is_parameter:
             raise self._error(f"parameter entity %{name}; is refused")
         if value is None:
-            raise self._error(
-                f"external entity &{name}; ({system_id or public_id}) is refused"
-            )
+            raise self._error(f"external entity &{name}; ({system_id or public_id}) is refused")
         if "&" in value:
             raise self._error(
                 f"entity &{name}; refers to other entities; nested entities are refused "
