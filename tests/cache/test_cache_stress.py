@@ -1,0 +1,35 @@
+"""Several processes sharing one cache directory never see a torn or corrupt entry."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+WORKER = Path(__file__).with_name("stress_worker.py")
+PROCESSES = 4
+OPERATIONS = 1500
+
+
+def test_processes_sharing_a_directory_never_read_torn_entries(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    workers = [
+        subprocess.Popen(
+            [sys.executable, str(WORKER), str(tmp_path), str(seed), str(OPERATIONS)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for seed in range(PROCESSES)
+    ]
+
+    results = [worker.communicate(timeout=60) for worker in workers]
+
+    for (stdout, stderr), worker in zip(results, workers, strict=True):
+        assert worker.returncode == 0, stderr
+        assert stdout.startswith("ok "), stdout
+    total_reads = sum(int(stdout.split()[1]) for stdout, _ in results)
+    assert total_reads > PROCESSES * OPERATIONS // 3
+    assert sorted(p.name.startswith(".") for p in tmp_path.iterdir()) == [False] * 3
