@@ -21,9 +21,10 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pyperf  # type: ignore[import-untyped]
 
-from benchmarks.clients import Driver, make_driver
+from benchmarks.clients import VERSION, Driver, make_driver
 from benchmarks.config import REPO_ROOT, SCRATCH_ROOT
 
 #: Worker options forwarded when pyperf itself spawns worker processes.
@@ -80,14 +81,23 @@ def fresh_process_timer(
     return time_func
 
 
-def operation(workload: str, driver: Driver, params: dict[str, int]) -> Callable[[], object]:
+def collection_size(base_url: str) -> int:
+    """The ``total_size`` the server reports for ``recipes`` (untimed, to check counts)."""
+    url = f"{base_url.rstrip('/')}/{VERSION}/recipes?ws.size=1"
+    total: int = httpx.get(url, headers={"Accept": "application/json"}).json()["total_size"]
+    return total
+
+
+def operation(
+    workload: str, driver: Driver, base_url: str, params: dict[str, int]
+) -> Callable[[], object]:
     """The repeated operation of a ``loop`` or ``memory`` workload."""
     if workload in ("iterate", "iterate_latency", "memory", "memory_small"):
-        expected = params.get("size")
+        expected = collection_size(base_url)
 
         def iterate() -> int:
             count = driver.iterate()
-            if expected is not None and count != expected:
+            if count != expected:
                 raise AssertionError(f"iterated {count} entries, expected {expected}")
             return count
 
@@ -134,7 +144,7 @@ def main() -> None:
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=SCRATCH_ROOT))
     try:
         driver.start(args.base_url, cache)
-        runner.bench_func(name, operation(args.workload, driver, params))
+        runner.bench_func(name, operation(args.workload, driver, args.base_url, params))
     finally:
         driver.close()
         shutil.rmtree(cache, ignore_errors=True)

@@ -1,0 +1,63 @@
+"""The benchmark harness keeps working: its smoke mode runs inside ``make test``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from benchmarks.config import FLOOR, OURS, THEIRS, Workload, launchpad_wadl_path, smoke_plan
+from benchmarks.lpserver import ORIGINAL_BASE, rewrite_wadl, root_json
+from benchmarks.report import Row, Stats
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.timeout(240)
+def test_smoke_run_measures_every_workload_and_writes_the_report(tmp_path: Path) -> None:
+    results, chart = tmp_path / "RESULTS.md", tmp_path / "ratios.png"
+
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", "--smoke",
+         "--results", str(results), "--chart", str(chart)],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=230, check=False,
+    )  # fmt: skip
+
+    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+    report = results.read_text()
+    for workload in smoke_plan().workloads:
+        row = next(line for line in report.splitlines() if line.startswith(f"| {workload.title} |"))
+        assert "ERROR" not in row and "| - | - |" not in row, row
+    assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def _row(key: str, goal: float, **medians: float) -> Row:
+    workload = Workload(key, key, "loop", goal)
+    return Row(workload, {client: Stats(m, m, m, 1) for client, m in medians.items()})
+
+
+def test_refresh_passes_only_within_both_the_ratio_goal_and_the_floor_goal() -> None:
+    near_the_wire = _row("refresh", 0.8, **{OURS: 0.50, THEIRS: 1.0, FLOOR: 0.45})
+    far_above_the_wire = _row("refresh", 0.8, **{OURS: 0.50, THEIRS: 1.0, FLOOR: 0.30})
+
+    assert near_the_wire.verdict() == "PASS"
+    assert far_above_the_wire.verdict() == "MISS"
+
+
+def test_a_ratio_above_the_goal_is_a_miss() -> None:
+    assert _row("iterate", 0.5, **{OURS: 0.6, THEIRS: 1.0}).verdict() == "MISS"
+    assert _row("iterate", 0.5, **{OURS: 0.4, THEIRS: 1.0}).verdict() == "PASS"
+
+
+def test_warm_start_server_moves_every_launchpad_reference_to_loopback() -> None:
+    base = "http://127.0.0.1:8123/1.0/"
+
+    wadl = rewrite_wadl(launchpad_wadl_path().read_bytes(), base)
+    root = json.loads(root_json(wadl, base))
+
+    assert ORIGINAL_BASE.encode() not in wadl
+    assert root["resource_type_link"] == base + "#service-root"
+    assert root["people_collection_link"] == base + "people"
+    assert all(value.startswith(base) for value in root.values())
