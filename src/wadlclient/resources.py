@@ -718,14 +718,15 @@ class Collection(Resource):
             next_url = self._page_url(start, wanted)
             page_size = 0
         while len(found) < wanted and next_url:
+            missing = wanted - len(found)
+            if 0 < missing < page_size:
+                # Ask for no more than is still needed.
+                next_url = _with_query(next_url, **{"ws.size": missing})
             page = self._fetch_page(next_url)
             entries = page["entries"]
-            found.extend(entries[: wanted - len(found)])
+            found.extend(entries[:missing])
             next_url = page.get("next_collection_link")
             page_size = page_size or len(entries)
-            missing = wanted - len(found)
-            if next_url and 0 < missing < page_size:
-                next_url = _with_query(next_url, **{"ws.size": missing})
         return found
 
     def _entry_for(self, document: Any) -> Entry:

@@ -14,7 +14,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 import uvicorn
+
+from cookbook_service.testing import RunningService
+from wadlclient import ServiceRoot
 
 
 @contextmanager
@@ -39,3 +43,59 @@ def serve_app(app: Any) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()
+
+
+# --------------------------------------------------------------------------
+# The cookbook service, seen through a client root.
+
+
+@pytest.fixture(params=["1.0", "devel"])
+def version(request: pytest.FixtureRequest) -> str:
+    """Every scenario runs against both versions of the service."""
+    return str(request.param)
+
+
+@pytest.fixture
+def service(cookbook_service: RunningService) -> RunningService:
+    return cookbook_service
+
+
+def settle(service: RunningService) -> None:
+    """Wait until the journal stops growing.
+
+    The service records a request just after sending its answer, so the
+    client can hold the answer a moment before the journal shows it.
+    """
+    deadline = time.monotonic() + 1.0
+    count, stable = len(service.journal), 0
+    while stable < 3 and time.monotonic() < deadline:
+        time.sleep(0.002)
+        now = len(service.journal)
+        stable = stable + 1 if now == count else 0
+        count = now
+
+
+def clear_journal(service: RunningService) -> None:
+    """Forget the requests of the setup steps (after they have all been recorded)."""
+    settle(service)
+    service.journal.clear()
+
+
+@pytest.fixture
+def root(service: RunningService, version: str) -> Iterator[ServiceRoot]:
+    """A fresh client root (own temporary cache); the journal cleared after its creation."""
+    with ServiceRoot(None, service.base_url, version=version) as client:
+        clear_journal(service)
+        yield client
+
+
+def wire(service: RunningService) -> list[tuple[str, str, int]]:
+    """The requests the service answered: (method, path, status)."""
+    settle(service)
+    return [(e.method, e.path, e.status) for e in service.journal.entries()]
+
+
+def wire_with_query(service: RunningService) -> list[tuple[str, str, str, int]]:
+    """The requests the service answered: (method, path, query, status)."""
+    settle(service)
+    return [(e.method, e.path, e.query, e.status) for e in service.journal.entries()]

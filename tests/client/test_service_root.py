@@ -1,0 +1,171 @@
+"""The service root: creation (SPEC "What the service does" 1-2), versions, load(), repr."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from cookbook_service.testing import FEATURED_COOKBOOK, RunningService
+from wadlclient import (
+    EXAMPLE_WADL_MEDIA_TYPE,
+    SUN_WADL_MEDIA_TYPE,
+    BasicHttpAuthorizer,
+    Collection,
+    Entry,
+    NotFound,
+    ServiceRoot,
+    WADLError,
+)
+
+from .conftest import clear_journal, serve_app, wire
+
+
+def test_creating_the_root_gets_the_wadl_then_the_json(
+    service: RunningService, version: str
+) -> None:
+    clear_journal(service)
+
+    with ServiceRoot(None, service.base_url, version=version):
+        pass
+
+    entries = service.journal.entries()
+    assert [(e.method, e.path, e.accept, e.status) for e in entries] == [
+        ("GET", f"/{version}/", EXAMPLE_WADL_MEDIA_TYPE, 200),
+        ("GET", f"/{version}/", "application/json", 200),
+    ]
+
+
+def test_default_version_is_1_0(service: RunningService) -> None:
+    clear_journal(service)
+
+    with ServiceRoot(None, service.base_url) as root:
+        url = root.service_root
+
+    assert url == f"{service.base_url}1.0/"
+    assert {path for _, path, _ in wire(service)} == {"/1.0/"}
+
+
+def test_version_none_uses_the_url_as_given(service: RunningService) -> None:
+    clear_journal(service)
+
+    with ServiceRoot(None, f"{service.base_url}devel/", version=None) as root:
+        link = root.recipes[0].self_link
+
+    assert link.startswith(f"{service.base_url}devel/recipes/")
+    assert wire(service)[0][1] == "/devel/"
+
+
+def test_root_exposes_top_level_collections_and_entries(root: ServiceRoot) -> None:
+    assert sorted(root.lp_collections) == ["cookbooks", "dishes", "recipes"]
+    assert root.lp_entries == ["featured_cookbook"]
+
+
+def test_top_level_entry_is_an_entry(root: ServiceRoot) -> None:
+    assert root.featured_cookbook.name == FEATURED_COOKBOOK
+
+
+def test_credentials_is_the_authorizer_given(service: RunningService) -> None:
+    authorizer = BasicHttpAuthorizer("ada", "not-checked-by-this-service")
+
+    with ServiceRoot(authorizer, service.base_url) as root:
+        assert root.credentials is authorizer
+
+
+def test_credentials_is_none_without_an_authorizer(root: ServiceRoot) -> None:
+    assert root.credentials is None
+
+
+def test_repr_names_type_and_url_and_sends_nothing(
+    root: ServiceRoot, service: RunningService, version: str
+) -> None:
+    recipe = root.recipes(1)
+    texts = [repr(root), repr(root.recipes), repr(recipe), repr(root.cookbooks.find_recipes)]
+
+    assert texts[0] == f"<ServiceRoot at {service.base_url}{version}/>"
+    assert texts[1] == f"<recipes collection at {service.base_url}{version}/recipes>"
+    assert texts[2] == f"<recipe at {service.base_url}{version}/recipes/1>"
+    assert "find_recipes" in texts[3]
+    assert wire(service) == []
+
+
+def test_load_relative_url_returns_an_entry(root: ServiceRoot, service: RunningService) -> None:
+    recipe = root.load("/recipes/1")
+
+    assert isinstance(recipe, Entry)
+    assert recipe.id == 1
+    assert len(wire(service)) == 1
+
+
+def test_load_absolute_self_link_returns_the_same_entry(root: ServiceRoot) -> None:
+    recipe = root.recipes[0]
+
+    assert root.load(recipe.self_link) == recipe
+
+
+def test_load_collection_url_returns_a_collection(root: ServiceRoot) -> None:
+    dishes = root.load("dishes")
+
+    assert isinstance(dishes, Collection)
+    assert len(dishes) == len(root.dishes)
+
+
+def test_load_of_a_missing_url_raises_not_found(root: ServiceRoot) -> None:
+    with pytest.raises(NotFound, match="HTTP Error 404: Not Found"):
+        root.load("/no-such-thing")
+
+
+def test_load_of_the_redacted_value_raises_a_clear_error(
+    root: ServiceRoot, service: RunningService
+) -> None:
+    with pytest.raises(ValueError, match="server-side permission"):
+        root.load("tag:launchpad.net:2008:redacted")
+
+    assert wire(service) == []
+
+
+def test_closed_root_refuses_nothing_it_already_holds(root: ServiceRoot) -> None:
+    root.close()
+
+    assert sorted(root.lp_collections) == ["cookbooks", "dishes", "recipes"]
+
+
+def _not_wadl_app(seen: list[str]) -> Starlette:
+    async def root(request: Request) -> Response:
+        seen.append(request.headers.get("accept", ""))
+        return Response(json.dumps({"resource_type_link": "x"}), media_type="application/json")
+
+    return Starlette(routes=[Route("/1.0/", root)])
+
+
+def test_a_server_without_wadl_gives_a_clear_wadl_error_after_one_retry() -> None:
+    seen: list[str] = []
+
+    with serve_app(_not_wadl_app(seen)) as base_url, pytest.raises(WADLError) as caught:
+        ServiceRoot(None, base_url)
+
+    assert seen == [EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE]
+    assert "application/json" in str(caught.value)
+    assert base_url in str(caught.value)
+
+
+def _bad_wadl_app(seen: list[str]) -> Starlette:
+    async def root(request: Request) -> Response:
+        accept = request.headers.get("accept", "")
+        seen.append(accept)
+        return Response(b"<application>not closed", media_type=accept)
+
+    return Starlette(routes=[Route("/1.0/", root)])
+
+
+def test_a_wadl_that_does_not_parse_is_retried_with_the_other_type() -> None:
+    seen: list[str] = []
+
+    with serve_app(_bad_wadl_app(seen)) as base_url, pytest.raises(WADLError):
+        ServiceRoot(None, base_url, wadl_media_type=SUN_WADL_MEDIA_TYPE)
+
+    assert seen == [SUN_WADL_MEDIA_TYPE, EXAMPLE_WADL_MEDIA_TYPE]
