@@ -1,0 +1,83 @@
+"""One cache directory, shared both ways with lazr.restfulclient (httplib2 beneath it).
+
+lazr.restfulclient is a test-only dependency here: it writes and reads the
+directory exactly as launchpadlib users' machines do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httplib2
+import httpx
+from lazr.restfulclient._browser import MultipleRepresentationCache
+from lazr.restfulclient.resource import ServiceRoot as LazrServiceRoot
+
+from cookbook_service.testing import PUBLIC_RECIPE_IDS, RunningService
+from wadlclient import SUN_WADL_MEDIA_TYPE, HTTPCache, ServiceRoot
+
+JSON = "application/json"
+
+
+def requests_seen(service: RunningService) -> list[tuple[str, str, str | None, int]]:
+    return [(e.method, e.path, e.if_none_match, e.status) for e in service.journal.entries()]
+
+
+def test_files_written_by_lazr_are_read(cookbook_service: RunningService, tmp_path: Path) -> None:
+    root_url = cookbook_service.url()
+    LazrServiceRoot(None, root_url, cache=str(tmp_path))
+    served = httpx.get(root_url, headers={"Accept": JSON}).content
+
+    cache = HTTPCache(tmp_path)
+    json_entry = cache.get(root_url, JSON)
+    wadl_entry = cache.get(root_url, SUN_WADL_MEDIA_TYPE)
+
+    assert json_entry is not None and json_entry.body == served
+    assert json_entry.is_fresh(cache.clock())
+    assert wadl_entry is not None and wadl_entry.body.lstrip().startswith(b"<")
+
+
+def test_wadlclient_on_a_lazr_warm_cache_sends_nothing(
+    cookbook_service: RunningService, tmp_path: Path
+) -> None:
+    LazrServiceRoot(None, cookbook_service.url(), cache=str(tmp_path))
+    cookbook_service.journal.clear()
+
+    ServiceRoot(
+        None, cookbook_service.base_url, cache=tmp_path, wadl_media_type=SUN_WADL_MEDIA_TYPE
+    )
+
+    assert requests_seen(cookbook_service) == []
+
+
+def test_lazr_on_a_wadlclient_warm_cache_sends_nothing(
+    cookbook_service: RunningService, tmp_path: Path
+) -> None:
+    ServiceRoot(
+        None, cookbook_service.base_url, cache=tmp_path, wadl_media_type=SUN_WADL_MEDIA_TYPE
+    )
+    cookbook_service.journal.clear()
+
+    LazrServiceRoot(None, cookbook_service.url(), cache=str(tmp_path))
+
+    assert requests_seen(cookbook_service) == []
+
+
+def test_httplib2_revalidates_our_entry_with_our_etag(
+    cookbook_service: RunningService, tmp_path: Path
+) -> None:
+    root = ServiceRoot(None, cookbook_service.base_url, cache=tmp_path)
+    recipe = root.recipes[str(PUBLIC_RECIPE_IDS[0])]
+    url = recipe.self_link
+    stored = HTTPCache(tmp_path).get(url, JSON)
+    assert stored is not None
+    cookbook_service.journal.clear()
+    lazr_cache = MultipleRepresentationCache(str(tmp_path))
+    lazr_cache.request_media_type = JSON
+
+    response, content = httplib2.Http(cache=lazr_cache).request(url, headers={"Accept": JSON})
+
+    path = f"/1.0/recipes/{PUBLIC_RECIPE_IDS[0]}"
+    assert requests_seen(cookbook_service) == [("GET", path, stored.headers["etag"], 304)]
+    assert (response.status, response.fromcache) == (200, True)
+    assert content == stored.body
