@@ -236,7 +236,9 @@ class Transport:
     """Sends requests for one service root over one keep-alive `httpx.Client`.
 
     Thread-safe: every attribute is set once in ``__init__``; the client,
-    the cache and the authorizer are shared as they are.
+    the cache and the authorizer are shared as they are. A ``client`` passed
+    in is used with its own settings (``timeout`` is then ignored) and is
+    left open by `close`.
     """
 
     def __init__(
@@ -323,6 +325,9 @@ class Transport:
         3xx (returned for the caller to handle).
         """
         method = method.upper()
+        parsed = httpx.URL(url)
+        if parsed.scheme not in _DEFAULT_PORTS or not parsed.host:
+            raise ValueError(f"{method} {url!r}: the URL must be absolute (http or https)")
         if isinstance(body, str):
             body = body.encode("utf-8")
         sent = httpx.Headers({"Accept": accept, "User-Agent": self._user_agent})
@@ -367,6 +372,8 @@ class Transport:
             raise UnexpectedResponseError(response, content)
 
         disposition = self._update_cache(cache, method, url, final_url, accept, response)
+        if disposition == "stored" and cached is not None:
+            disposition = "replaced"
         self._log_exchange(method, final_url, status, disposition)
         return self._wrap(response, final_url)
 

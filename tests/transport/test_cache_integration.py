@@ -193,3 +193,18 @@ def test_a_patch_answered_by_a_redirect_invalidates_the_old_url(
 
     assert response.status == 301
     assert cache.get(url, JSON) is None
+
+
+def test_a_replaced_representation_is_logged_as_replaced(
+    scripted, make_transport, cache, caplog
+):
+    transport = make_transport(cache=cache)
+    url = scripted.url + "/versioned/log-replaced"
+    transport.request("GET", url)
+    scripted.counters["log-replaced"] = 2
+    caplog.set_level(logging.DEBUG, logger="wadlclient.http")
+
+    transport.request("GET", url)
+
+    lines = [r.getMessage() for r in caplog.records if r.name == "wadlclient.http"]
+    assert lines == [f"GET {url} -> 200 (cache: replaced)"]

@@ -98,3 +98,11 @@ def test_2xx_statuses_are_returned(scripted, make_transport):
     response = transport.request("GET", scripted.url + "/status/202")
 
     assert (response.status, response.reason) == (202, "Accepted")
+
+
+@pytest.mark.parametrize("url", ["/1.0/recipes", "ftp://127.0.0.1/x", "recipes"])
+def test_a_url_that_is_not_absolute_http_is_refused_before_sending(make_transport, url):
+    transport = make_transport()
+
+    with pytest.raises(ValueError, match="the URL must be absolute"):
+        transport.request("GET", url)
