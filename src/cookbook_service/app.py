@@ -86,9 +86,7 @@ class CookbookASGI:
         answer = await self._answer(scope, receive, headers, path, query)
         if self.config.latency_ms:
             await asyncio.sleep(self.config.latency_ms / 1000)
-        body = b"" if scope["method"] == "HEAD" else answer.body
-        response = Response(body, answer.status, answer.headers, answer.media_type)
-        await response(scope, receive, send)
+        # Recorded before sending, so a client that has its answer finds it here.
         authorization = headers.get("authorization")
         self.journal.record(
             JournalEntry(
@@ -103,6 +101,9 @@ class CookbookASGI:
                 status=answer.status,
             )
         )
+        body = b"" if scope["method"] == "HEAD" else answer.body
+        response = Response(body, answer.status, answer.headers, answer.media_type)
+        await response(scope, receive, send)
 
     async def _read_body(self, receive: Receive, headers: dict[str, str]) -> bytes:
         limit = self.config.max_body_bytes
