@@ -46,7 +46,7 @@ class Row:
 
     @property
     def unit(self) -> str:
-        return "byte" if self.workload.kind == "memory" else "second"
+        return "byte" if self.workload.kind in ("tracemalloc", "rss") else "second"
 
     def ratio(self, numerator: str = OURS, denominator: str = THEIRS) -> float | None:
         top, bottom = self.stats.get(numerator), self.stats.get(denominator)
@@ -70,7 +70,7 @@ class Row:
 
 def format_value(value: float, unit: str) -> str:
     if unit == "byte":
-        return f"{value / 2**20:.1f} MiB"
+        return f"{value / 2**20:.1f} MiB" if value >= 2**20 else f"{value / 2**10:.0f} KiB"
     if value < 1:
         return f"{value * 1000:.1f} ms"
     return f"{value:.2f} s"
@@ -132,10 +132,18 @@ def table_rows(rows: list[Row]) -> list[tuple[str, ...]]:
 
 def flatness_lines(rows: list[Row]) -> list[str]:
     """How peak memory grows from the small to the large collection, per client."""
+    lines = []
+    for small_key, large_key in (("memory_small", "memory"), ("rss_small", "rss")):
+        lines += _growth_lines(rows, small_key, large_key)
+    return lines
+
+
+def _growth_lines(rows: list[Row], small_key: str, large_key: str) -> list[str]:
     by_key = {row.workload.key: row for row in rows}
-    small, large = by_key.get("memory_small"), by_key.get("memory")
+    small, large = by_key.get(small_key), by_key.get(large_key)
     if small is None or large is None:
         return []
+    what = "allocations" if small.workload.kind == "tracemalloc" else "process memory"
     lines = []
     for client in (OURS, THEIRS, FLOOR):
         a, b = small.stats.get(client), large.stats.get(client)
@@ -147,8 +155,9 @@ def flatness_lines(rows: list[Row]) -> list[str]:
             verdict = " PASS" if growth <= FLAT_TOLERANCE else " MISS"
             verdict += f" (flat: growth <= {FLAT_TOLERANCE:.0%})"
         lines.append(
-            f"{client}: {format_value(a.median, 'byte')} at {small.workload.size:,} entries, "
-            f"{format_value(b.median, 'byte')} at {large.workload.size:,} "
+            f"{what}, {client}: {format_value(a.median, 'byte')} at "
+            f"{small.workload.size:,} entries, {format_value(b.median, 'byte')} at "
+            f"{large.workload.size:,} "
             f"({growth:+.1%}){verdict}"
         )
     return lines
@@ -226,8 +235,10 @@ def method_notes(plan: Plan) -> list[str]:
         "client per round; rounds alternate the client order. Start-up workloads spawn a new "
         "interpreter per sample (`benchmarks.child`) and time the step itself (the import, or "
         "the `ServiceRoot(...)` call), not interpreter start-up. Memory workloads take one "
-        "sample per fresh worker with pyperf `--track-memory` (peak private memory of the "
-        "whole process, sampled every 10 ms).",
+        "sample per fresh worker: `memory*` rows with pyperf `--tracemalloc` (peak of the "
+        "Python allocations made while iterating; tracing starts after the service root "
+        "exists), `rss*` rows with pyperf `--track-memory` (peak private memory of the whole "
+        "process, sampled every 10 ms, so interpreter and imported libraries included).",
         "The floor is the same HTTP exchanges made with a bare `httpx.Client`: bodies read, "
         "JSON decoded, no WADL parsed, no objects built. For iteration it walks the server's "
         "default pages (75 entries) as lazr.restfulclient does; for import it is `import httpx`.",

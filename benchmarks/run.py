@@ -68,7 +68,9 @@ def run_worker(
     ]  # fmt: skip
     if cache is not None:
         command += ["--cache", str(cache)]
-    if workload.kind == "memory":
+    if workload.kind == "tracemalloc":
+        command.append("--tracemalloc")
+    elif workload.kind == "rss":
         command.append("--track-memory")
     try:
         completed = subprocess.run(

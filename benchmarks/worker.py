@@ -3,7 +3,7 @@
 The orchestrator (``benchmarks.run``) starts it in pyperf's worker mode
 (``--worker --loops 1 --warmups W --values N --output FILE``) once per round,
 alternating clients between rounds; pyperf does the warm-up, the value loop,
-the metadata and, for memory workloads, ``--track-memory``. It also runs on
+the metadata and, for memory workloads, ``--tracemalloc`` or ``--track-memory``. It also runs on
 its own as a normal pyperf benchmark, which is handy for profiling::
 
     python -m benchmarks.worker --workload iterate --client ours \\
@@ -91,8 +91,8 @@ def collection_size(base_url: str) -> int:
 def operation(
     workload: str, driver: Driver, base_url: str, params: dict[str, int]
 ) -> Callable[[], object]:
-    """The repeated operation of a ``loop`` or ``memory`` workload."""
-    if workload in ("iterate", "iterate_latency", "memory", "memory_small"):
+    """The repeated operation of a ``loop`` or memory workload."""
+    if workload in ("iterate", "iterate_latency", "memory", "memory_small", "rss", "rss_small"):
         expected = collection_size(base_url)
 
         def iterate() -> int:
