@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from cookbook_service.testing import RunningService
+from cookbook_service.testing import JournalEntry, RunningService
 from wadlclient import ServiceRoot
 
 
@@ -99,3 +99,9 @@ def wire_with_query(service: RunningService) -> list[tuple[str, str, str, int]]:
     """The requests the service answered: (method, path, query, status)."""
     settle(service)
     return [(e.method, e.path, e.query, e.status) for e in service.journal.entries()]
+
+
+def journal_entries(service: RunningService) -> list[JournalEntry]:
+    """Every journal entry, once the journal has settled."""
+    settle(service)
+    return service.journal.entries()

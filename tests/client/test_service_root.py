@@ -22,7 +22,7 @@ from wadlclient import (
     WADLError,
 )
 
-from .conftest import clear_journal, serve_app, wire
+from .conftest import clear_journal, journal_entries, serve_app, wire
 
 
 def test_creating_the_root_gets_the_wadl_then_the_json(
@@ -33,7 +33,7 @@ def test_creating_the_root_gets_the_wadl_then_the_json(
     with ServiceRoot(None, service.base_url, version=version):
         pass
 
-    entries = service.journal.entries()
+    entries = journal_entries(service)
     assert [(e.method, e.path, e.accept, e.status) for e in entries] == [
         ("GET", f"/{version}/", EXAMPLE_WADL_MEDIA_TYPE, 200),
         ("GET", f"/{version}/", "application/json", 200),
