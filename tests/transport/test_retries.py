@@ -98,3 +98,8 @@ def test_a_post_answered_503_is_retried_like_lazr(scripted, make_transport):
 
     assert [s.method for s in scripted.requests()] == ["POST", "POST"]
     assert [s.body for s in scripted.requests()] == [b"x=1", b"x=1"]
+
+
+def test_a_negative_max_retries_is_refused(make_transport):
+    with pytest.raises(ValueError, match="max_retries must be zero or more"):
+        make_transport(max_retries=-1)

@@ -73,3 +73,11 @@ def test_header_injection_is_refused_with_a_clear_error(
 ):
     with pytest.raises(ValueError, match="control characters"):
         make_transport(base_client_name=name, authorizer=authorizer_with_params(params))
+
+
+def test_the_authorizer_is_exposed_read_only(make_transport, recording_authorizer):
+    transport = make_transport(authorizer=recording_authorizer)
+
+    assert transport.authorizer is recording_authorizer
+    with pytest.raises(AttributeError):
+        transport.authorizer = None
