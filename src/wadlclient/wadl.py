@@ -8,6 +8,16 @@ model is safe to share between threads and cheap to pickle.
 References between parts of a WADL document are written either as
 ``#id`` or as ``<document url>#id``; every lookup here accepts both, and
 also a bare ``id``.
+
+Parsing is safe on untrusted input: a DOCTYPE may declare internal
+entities (lazr.restful declares ``&nbsp;``), but external entities, an
+external DTD, parameter entities, entities that refer to other entities, and
+declarations whose references would add more than ``MAX_EXPANSION``
+characters are refused with ``WADLError`` before anything is expanded.
+
+Every ``<representation>`` and ``<method>`` with an id is indexed wherever it
+appears (the first definition of an id wins); forward references are
+resolved once the whole document has been read.
 """
 
 from __future__ import annotations
@@ -307,7 +317,7 @@ def _ascii_compatible(data: bytes) -> str | bytes:
 
 
 class _Parser:
-    """The state of one parse; used once."""
+    """The state of one parse; used once, by one thread."""
 
     def __init__(self, url: str | None) -> None:
         self.url = url

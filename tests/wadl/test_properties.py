@@ -69,3 +69,14 @@ def test_small_document_round_trips_through_the_model_blob() -> None:
 
     assert load_model(dump_model(app)) == app
     assert app.docs == ("Small service",)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_random_str_parses_or_raises_wadl_error(text: str) -> None:
+    try:
+        result: Application | WADLError = parse_wadl(text)
+    except WADLError as exc:
+        result = exc
+
+    assert isinstance(result, (Application, WADLError))
