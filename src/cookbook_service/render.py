@@ -8,7 +8,6 @@ built from the root URL of the request (its scheme and Host).
 from __future__ import annotations
 
 import hashlib
-import json
 from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
@@ -21,9 +20,12 @@ REDACTED_FOR_ANONYMOUS: frozenset[tuple[str, str]] = frozenset({("recipe", "cook
 
 
 def etag_of(document: Any) -> str:
-    """A strong ETag derived from a JSON-able document's content."""
-    text = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return '"' + hashlib.sha1(text.encode("utf-8")).hexdigest() + '"'
+    """A strong ETag derived from a document's content (its ``repr``: fast, stable).
+
+    Documents are built in a fixed key order, so equal content gives an
+    equal tag.
+    """
+    return '"' + hashlib.sha1(repr(document).encode("utf-8")).hexdigest() + '"'
 
 
 def _decimal_json(text: str) -> float | int:
@@ -41,7 +43,7 @@ class Renderer:
         self.root = root
         self.store = store
         self.anonymous = anonymous
-        self._cookbook_names: dict[int, str] = {}
+        self._cookbook_urls: dict[int, str] = {}
 
     # -- URLs ----------------------------------------------------------------
 
@@ -54,13 +56,14 @@ class Renderer:
     def cookbook_url(self, name: str) -> str:
         return f"{self.root}cookbooks/{quote(name, safe='')}"
 
-    def cookbook_name(self, cookbook_id: int) -> str:
-        name = self._cookbook_names.get(cookbook_id)
-        if name is None:
+    def cookbook_url_by_id(self, cookbook_id: int) -> str:
+        """A cookbook's URL from its id (looked up once per request)."""
+        url = self._cookbook_urls.get(cookbook_id)
+        if url is None:
             row = self.store.cookbook(cookbook_id)
-            name = "" if row is None else str(row["name"])
-            self._cookbook_names[cookbook_id] = name
-        return name
+            url = self.cookbook_url("" if row is None else str(row["name"]))
+            self._cookbook_urls[cookbook_id] = url
+        return url
 
     def url_of(self, entry_type: EntryType, row: Row) -> str:
         if entry_type.name == "recipe":
@@ -80,7 +83,7 @@ class Renderer:
             target_id = int(row[f"{field.name}_id"])
             if field.target == "dish":
                 return self.dish_url(target_id)
-            return self.cookbook_url(self.cookbook_name(target_id))
+            return self.cookbook_url_by_id(target_id)
         value = row[field.name]
         if value is None:
             return None

@@ -8,6 +8,7 @@ field or operation added here appears in both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 FieldKind = Literal[
@@ -45,7 +46,7 @@ class Field:
     target: str | None = None
     options: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def json_name(self) -> str:
         """The key under which the field appears in JSON."""
         if self.kind in ("link", "hosted_file"):
