@@ -19,10 +19,6 @@ from wadlclient import SUN_WADL_MEDIA_TYPE, HTTPCache, ServiceRoot
 JSON = "application/json"
 
 
-def requests_seen(service: RunningService) -> list[tuple[str, str, str | None, int]]:
-    return [(e.method, e.path, e.if_none_match, e.status) for e in service.journal.entries()]
-
-
 def test_files_written_by_lazr_are_read(cookbook_service: RunningService, tmp_path: Path) -> None:
     root_url = cookbook_service.url()
     LazrServiceRoot(None, root_url, cache=str(tmp_path))
@@ -38,46 +34,46 @@ def test_files_written_by_lazr_are_read(cookbook_service: RunningService, tmp_pa
 
 
 def test_wadlclient_on_a_lazr_warm_cache_sends_nothing(
-    cookbook_service: RunningService, tmp_path: Path
+    cookbook_service: RunningService, tmp_path: Path, wire
 ) -> None:
     LazrServiceRoot(None, cookbook_service.url(), cache=str(tmp_path))
-    cookbook_service.journal.clear()
+    wire.clear(2)
 
     ServiceRoot(
         None, cookbook_service.base_url, cache=tmp_path, wadl_media_type=SUN_WADL_MEDIA_TYPE
     )
 
-    assert requests_seen(cookbook_service) == []
+    assert wire.requests(0) == []
 
 
 def test_lazr_on_a_wadlclient_warm_cache_sends_nothing(
-    cookbook_service: RunningService, tmp_path: Path
+    cookbook_service: RunningService, tmp_path: Path, wire
 ) -> None:
     ServiceRoot(
         None, cookbook_service.base_url, cache=tmp_path, wadl_media_type=SUN_WADL_MEDIA_TYPE
     )
-    cookbook_service.journal.clear()
+    wire.clear(2)
 
     LazrServiceRoot(None, cookbook_service.url(), cache=str(tmp_path))
 
-    assert requests_seen(cookbook_service) == []
+    assert wire.requests(0) == []
 
 
 def test_httplib2_revalidates_our_entry_with_our_etag(
-    cookbook_service: RunningService, tmp_path: Path
+    cookbook_service: RunningService, tmp_path: Path, wire
 ) -> None:
     root = ServiceRoot(None, cookbook_service.base_url, cache=tmp_path)
     recipe = root.recipes[str(PUBLIC_RECIPE_IDS[0])]
     url = recipe.self_link
     stored = HTTPCache(tmp_path).get(url, JSON)
     assert stored is not None
-    cookbook_service.journal.clear()
+    wire.clear(3)
     lazr_cache = MultipleRepresentationCache(str(tmp_path))
     lazr_cache.request_media_type = JSON
 
     response, content = httplib2.Http(cache=lazr_cache).request(url, headers={"Accept": JSON})
 
     path = f"/1.0/recipes/{PUBLIC_RECIPE_IDS[0]}"
-    assert requests_seen(cookbook_service) == [("GET", path, stored.headers["etag"], 304)]
+    assert wire.requests(1) == [("GET", path, stored.headers["etag"], 304)]
     assert (response.status, response.fromcache) == (200, True)
     assert content == stored.body

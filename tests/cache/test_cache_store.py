@@ -273,13 +273,20 @@ def test_delete_without_media_type_removes_every_known_one() -> None:
         b"",
         b"\x00\xff garbage \x89PNG",
         b"status: 200\r\ncontent-type: application/json\r\n",  # cut inside the headers
-        b"status: 200\r\ncontent-length: 100\r\n\r\n{\"id\": 1",  # cut inside the body
+        b'status: 200\r\ncontent-length: 100\r\n\r\n{"id": 1',  # cut inside the body
         b"HTTP/1.1 200 OK\r\n\r\n{}",  # not the cache layout
         b"status: abc\r\n\r\n{}",
         b"no colon here\r\n\r\n{}",
     ],
-    ids=["empty", "garbage", "truncated-headers", "truncated-body", "wrong-format", "bad-status",
-         "bad-header"],
+    ids=[
+        "empty",
+        "garbage",
+        "truncated-headers",
+        "truncated-body",
+        "wrong-format",
+        "bad-status",
+        "bad-header",
+    ],
 )
 def test_bad_file_is_a_miss_then_replaced(content: bytes) -> None:
     cache = HTTPCache(clock=Clock())
@@ -480,7 +487,7 @@ def test_credentials_never_reach_a_file() -> None:
     cache = HTTPCache(clock=Clock())
     secret = response(
         {
-            "Authorization": "OAuth oauth_signature=\"sekrit%26tokensekrit\"",
+            "Authorization": 'OAuth oauth_signature="sekrit%26tokensekrit"',
             "Proxy-Authorization": "Basic c2Vrcml0",
             "Set-Cookie": "session=sekrit",
             "WWW-Authenticate": 'OAuth realm="sekrit"',
@@ -498,7 +505,7 @@ def test_credentials_never_reach_a_file() -> None:
 def test_credentials_in_a_foreign_file_are_not_returned() -> None:
     cache = HTTPCache(clock=Clock())
     stored_file(cache).write_bytes(
-        b"status: 200\r\nset-cookie: session=sekrit\r\netag: \"v1\"\r\n\r\n{}"
+        b'status: 200\r\nset-cookie: session=sekrit\r\netag: "v1"\r\n\r\n{}'
     )
 
     cached = cache.get(URL, JSON)
