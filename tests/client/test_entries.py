@@ -340,3 +340,35 @@ def test_redacted_link_raises_a_clear_error_when_followed(
 
         with pytest.raises(ValueError, match="server-side permission"):
             _ = recipe.cookbook
+
+
+# -- entries from pages and the cache (SPEC caching rules 5 and 6) ------------------------
+
+
+def test_an_entry_from_a_page_refreshes_with_a_conditional_get_answered_304(
+    root: ServiceRoot, service: RunningService
+) -> None:
+    recipe = root.recipes[0]
+    clear_journal(service)
+
+    recipe.lp_refresh()
+
+    (entry,) = journal_entries(service)
+    assert (entry.if_none_match, entry.status) == (recipe.http_etag, 304)
+
+
+def test_an_entry_from_a_page_looked_up_by_id_is_fetched_in_full(
+    root: ServiceRoot, service: RunningService, version: str
+) -> None:
+    recipe = root.recipes[0]
+    clear_journal(service)
+
+    again = root.recipes.lookup(recipe.id)
+
+    (entry,) = journal_entries(service)
+    assert (entry.path, entry.if_none_match, entry.status) == (
+        f"/{version}/recipes/{recipe.id}",
+        None,
+        200,
+    )
+    assert again == recipe

@@ -11,7 +11,7 @@ import pytest
 from cookbook_service.testing import FEATURED_COOKBOOK, RunningService
 from wadlclient import BadRequest, Collection, Entry, NamedOperation, ServiceRoot
 
-from .conftest import clear_journal, wire, wire_with_query
+from .conftest import clear_journal, journal_entries, wire, wire_with_query
 
 WHEN = datetime(1994, 1, 1, tzinfo=timezone.utc)
 
@@ -181,3 +181,16 @@ def test_a_value_json_cannot_carry_is_a_type_error_before_any_request(
         root.cookbooks.find_recipes(search=object())
 
     assert wire(service) == []
+
+
+def test_the_created_entry_is_cached_so_loading_it_again_is_conditional(
+    root: ServiceRoot, service: RunningService
+) -> None:
+    cookbook = root.cookbooks.create(**create_args("Cached cookbook"))
+    clear_journal(service)
+
+    again = root.load(cookbook.self_link)
+
+    (entry,) = journal_entries(service)
+    assert (entry.method, entry.if_none_match, entry.status) == ("GET", cookbook.http_etag, 304)
+    assert again == cookbook

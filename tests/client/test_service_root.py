@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from starlette.applications import Starlette
@@ -17,6 +18,7 @@ from wadlclient import (
     BasicHttpAuthorizer,
     Collection,
     Entry,
+    HTTPCache,
     NotFound,
     ServiceRoot,
     WADLError,
@@ -169,3 +171,27 @@ def test_a_wadl_that_does_not_parse_is_retried_with_the_other_type() -> None:
         ServiceRoot(None, base_url, wadl_media_type=SUN_WADL_MEDIA_TYPE)
 
     assert seen == [SUN_WADL_MEDIA_TYPE, EXAMPLE_WADL_MEDIA_TYPE]
+
+
+def test_a_cache_directory_given_as_a_path_persists_the_root(
+    service: RunningService, tmp_path: Path
+) -> None:
+    with ServiceRoot(None, service.base_url, cache=tmp_path):
+        pass
+    clear_journal(service)
+
+    with ServiceRoot(None, service.base_url, cache=str(tmp_path).encode()) as again:
+        collections = again.lp_collections
+
+    assert sorted(collections) == ["cookbooks", "dishes", "recipes"]
+    assert wire(service) == []
+    assert any(tmp_path.iterdir())
+
+
+def test_a_cache_instance_is_used_as_it_is(service: RunningService, tmp_path: Path) -> None:
+    cache = HTTPCache(tmp_path)
+
+    with ServiceRoot(None, service.base_url, cache=cache) as root:
+        root.recipes[0]
+
+    assert len(list(tmp_path.iterdir())) >= 2
