@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -175,7 +176,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    """Turn SIGTERM into SystemExit so the servers and the scratch directory are cleaned up."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     args = parse_args(argv)
     plan = smoke_plan() if args.smoke else full_plan()
     selected = tuple(c for c in CLIENTS if c in args.clients.split(","))
