@@ -24,6 +24,13 @@ Choices made here (documented because lazr/httplib2 differ or are silent):
 - Cookies are neither stored nor sent: lazr.restful services do not use
   them, and a cookie jar would be shared mutable state across threads.
 - Too many redirects raise `wadlclient.errors.TransportError`.
+- Logging: DEBUG for each exchange (``GET <url> -> 200 (cache: stored)``;
+  cache is fresh, revalidated, stored, replaced, miss, invalidated, bypass
+  or none) and each redirect; INFO for each retry. Header values and bodies
+  are never logged.
+- Caching: only a GET answered 200/203 at the requested URL (no redirect) is
+  stored; a PATCH answered 200/209 with JSON stores that representation;
+  any other successful unsafe request invalidates the URL's cached entries.
 """
 
 from __future__ import annotations
