@@ -21,9 +21,10 @@ import tempfile
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import IO, Any, TypeVar
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from oauthlib import oauth1
+from oauthlib.oauth1.rfc5849 import signature as oauth_signature
 
 from wadlclient.errors import CredentialsError, CredentialsFileError
 
@@ -69,6 +70,30 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
         if key.lower() == wanted:
             return value
     return None
+
+
+class _QuietClient(oauth1.Client):  # type: ignore[misc]
+    """oauthlib's Client without its DEBUG lines, which print the signature.
+
+    The HMAC computation is oauthlib's own (the same functions, in the same
+    order); only the logging between the steps is left out.
+    """
+
+    def get_oauth_signature(self, request: Any) -> str:
+        if self.signature_method == SIGNATURE_PLAINTEXT:
+            return str(
+                oauth_signature.sign_plaintext(self.client_secret, self.resource_owner_secret)
+            )
+        uri, headers, body = self._render(request)
+        params = oauth_signature.collect_parameters(
+            uri_query=urlsplit(uri).query, body=body, headers=headers
+        )
+        base_string = oauth_signature.signature_base_string(
+            request.http_method,
+            oauth_signature.base_string_uri(uri, headers.get("Host", None)),
+            oauth_signature.normalize_parameters(params),
+        )
+        return str(oauth_signature.sign_hmac_sha1_with_client(base_string, self))
 
 
 class HttpAuthorizer:
@@ -212,7 +237,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         if self.consumer is None:
             raise CredentialsError("OAuthAuthorizer has no consumer to sign requests with")
         token = self.access_token if self.access_token is not None else AccessToken("", "")
-        client = oauth1.Client(
+        client = _QuietClient(
             self.consumer.key,
             client_secret=self.consumer.secret,
             resource_owner_key=token.key or None,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import base64
+import logging
 import time
+from urllib.parse import unquote
 
 import httpx
 import pytest
@@ -209,3 +211,19 @@ def test_repr_and_str_show_keys_but_never_secrets(obj: object) -> None:
     for text in (repr(obj), str(obj)):
         assert "SECRET" not in text
         assert ("alice" in text) or ("key" in text)
+
+
+@pytest.mark.parametrize("method", ["PLAINTEXT", "HMAC-SHA1"])
+def test_signing_logs_neither_secrets_nor_the_signature(
+    caplog: pytest.LogCaptureFixture, method: str
+) -> None:
+    authorizer = OAuthAuthorizer(
+        "consumer", "SECRET-C", AccessToken("token", "SECRET-T"), signature_method=method
+    )
+    headers: dict[str, str] = {}
+    caplog.set_level(logging.DEBUG)
+
+    authorizer.authorizeRequest(URL, "GET", None, headers)
+
+    assert "SECRET" not in caplog.text
+    assert unquote(oauth_params(headers)["oauth_signature"]) not in caplog.text
