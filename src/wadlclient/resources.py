@@ -401,6 +401,12 @@ class Resource:
         return self._lookup(name)
 
     def _lookup(self, name: str) -> Any:
+        info, data = self._state
+        if info is not None and data is not None:
+            # The common case: a field of a fetched resource.
+            descriptor = info.fields.get(name)
+            if descriptor is not None and name not in info.operations:
+                return self._value(descriptor, data)
         info = self._info()
         method = info.operations.get(name)
         if method is not None:
