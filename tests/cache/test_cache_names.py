@@ -151,6 +151,11 @@ segments = st.one_of(
     segment_text.map(lambda s: urllib.parse.quote(s, safe="")),
     segment_text.filter(lambda s: s.isprintable() and not s.isspace()),
     st.integers(0, 1000).map(lambda n: "a" * n),
+    st.text(
+        alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x17F),
+        min_size=300,
+        max_size=1000,
+    ).map(lambda name: urllib.parse.quote(name, safe="")),
 )
 paths = st.lists(segments, max_size=5).map(lambda parts: "/" + "/".join(parts))
 queries = st.one_of(
@@ -165,7 +170,7 @@ def names_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("names")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     scheme=st.sampled_from(["http", "https", "HTTP"]),
     host=hosts,

@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import httpx
@@ -519,3 +520,46 @@ def test_repr_shows_no_body_or_headers() -> None:
     cached = CachedResponse(200, httpx.Headers({"ETag": '"v1"'}), b"private body")
 
     assert "private body" not in repr(cached)
+
+
+# Threads and logging
+
+
+def test_threads_sharing_one_cache_never_read_a_mixed_entry() -> None:
+    cache = HTTPCache()
+    failures: list[str] = []
+
+    def worker(number: int) -> None:
+        body = str(number).encode() * 5000
+        for _ in range(100):
+            cache.put(URL, JSON, response({"ETag": f'"{number}"'}), body)
+            cached = cache.get(URL, JSON)
+            if cached is None:
+                failures.append("miss after write")
+                continue
+            writer = cached.headers["etag"].strip('"')
+            if cached.body != writer.encode() * 5000:
+                failures.append(f"body of another writer than {writer}")
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert failures == []
+
+
+def test_debug_log_names_hits_misses_and_writes_without_header_values(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    cache = HTTPCache(clock=Clock())
+    caplog.set_level(logging.DEBUG, logger="wadlclient.cache")
+
+    cache.get(URL, JSON)
+    cache.put(URL, JSON, response({"ETag": '"etag-value-42"'}), b"{}")
+    cache.get(URL, JSON)
+
+    messages = [r.getMessage() for r in caplog.records if r.name == "wadlclient.cache"]
+    assert [m.split(":")[0] for m in messages] == ["cache miss", "cache write", "cache hit"]
+    assert not any("etag-value-42" in m for m in messages)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 WORKER = Path(__file__).with_name("stress_worker.py")
 PROCESSES = 4
-OPERATIONS = 1500
+OPERATIONS = 1200
 
 
 def test_processes_sharing_a_directory_never_read_torn_entries(tmp_path: Path) -> None:
