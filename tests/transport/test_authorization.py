@@ -109,3 +109,14 @@ def test_a_redirect_to_another_host_name_for_the_same_address_is_another_origin(
     first, second = scripted.requests()
     assert "authorization" in first.headers
     assert "authorization" not in second.headers
+
+
+def test_the_authorizer_replaces_an_authorization_header_given_by_the_caller(
+    scripted, make_transport, recording_authorizer
+):
+    transport = make_transport(authorizer=recording_authorizer)
+
+    transport.request("GET", scripted.url + "/echo", headers={"Authorization": "Bearer old"})
+
+    assert recording_authorizer.stale == [False]
+    assert scripted.requests()[0].headers["authorization"] == recording_authorizer.SECRET
