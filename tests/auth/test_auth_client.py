@@ -9,6 +9,8 @@ from __future__ import annotations
 import base64
 import logging
 from collections.abc import Callable
+from datetime import datetime, timezone
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -214,3 +216,23 @@ def test_no_secret_in_logs_reprs_errors_or_cache_files(
         assert all(secret not in text for text in texts)
         assert secret.encode() not in cached
     assert "authorization" not in cached.lower().decode("utf-8", "replace")
+
+
+def test_oauth_hmac_sha1_session_signs_reads_form_posts_and_patches(oauth_service: Any) -> None:
+    root = connect(oauth_service, oauth("app", "tok", TOKEN_SECRET, signature_method="HMAC-SHA1"))
+    when = datetime(1994, 1, 1, tzinfo=timezone.utc)
+
+    cookbook = root.cookbooks.create(
+        name="Signed & Sealed",
+        cuisine="General",
+        copyright_date=when,
+        price=Decimal("1.23"),
+        last_printing=when,
+    )
+    cookbook.description = "Every request HMAC-signed."
+    cookbook.lp_save()
+
+    assert root.cookbooks("Signed & Sealed").description == "Every request HMAC-signed."
+    sent = oauth_service.journal.entries()
+    assert {"GET", "POST", "PATCH"} <= {entry.method for entry in sent}
+    assert all(entry.status != 401 and entry.auth_scheme == "OAuth" for entry in sent)
