@@ -138,7 +138,9 @@ def _percent_encode_non_ascii(text: str) -> str:
     if text.isascii():
         return text
     return "".join(
-        char if char.isascii() else urllib.parse.quote(char, safe="", encoding="utf-8")
+        char
+        if char.isascii()
+        else "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
         for char in text
     )
 

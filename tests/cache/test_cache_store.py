@@ -405,6 +405,16 @@ def test_name_the_filesystem_rejects_degrades_without_raising(
     assert len(caplog.records) == 1
 
 
+def test_url_that_is_not_valid_unicode_is_stored_not_raised() -> None:
+    cache = HTTPCache(clock=Clock())
+    url = "http://127.0.0.1/1.0/cookbooks/\udc80"
+
+    cache.put(url, JSON, response(), b"{}")
+
+    cached = cache.get(url, JSON)
+    assert cached is not None and cached.body == b"{}"
+
+
 def test_path_that_is_a_file_is_a_cache_error(tmp_path: Path) -> None:
     existing = tmp_path / "not-a-dir"
     existing.write_text("x")
