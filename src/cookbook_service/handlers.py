@@ -293,8 +293,25 @@ class Service:
             rows, total = self.store.dishes(start, size)
         else:
             rows, total = self.store.cookbooks(start, size)
-        page = render.page(entry_type, rows, total, start, size, self._page_url(call))
-        return _json_answer(page)
+        return self._page_answer(call, render, entry_type, rows, total, start, size)
+
+    def _page_answer(
+        self,
+        call: Call,
+        render: Renderer,
+        entry_type: EntryType,
+        rows: list[Row],
+        total: int,
+        start: int,
+        size: int,
+    ) -> Answer:
+        """A page, or with ``ws.show=total_size`` the bare size (lazr.restful's size link)."""
+        show = call.query_value("ws.show")
+        if show == "total_size":
+            return _json_answer(total)
+        if show is not None:
+            raise Problem(400, f"ws.show may only be 'total_size', not {show!r}.")
+        return _json_answer(render.page(entry_type, rows, total, start, size, self._page_url(call)))
 
     # -- entries -------------------------------------------------------------
 
@@ -502,13 +519,11 @@ class Service:
                 cookbook_id=None if row is None else int(row["id"]),
                 search=str(args["search"]),
             )
-            return _json_answer(render.page(RECIPE, rows, total, start, size, self._page_url(call)))
+            return self._page_answer(call, render, RECIPE, rows, total, start, size)
         if op.name == "find_for_cuisine":
             start, size = self._paging(call)
             rows, total = self.store.cookbooks(start, size, cuisine=str(args["cuisine"]))
-            return _json_answer(
-                render.page(COOKBOOK, rows, total, start, size, self._page_url(call))
-            )
+            return self._page_answer(call, render, COOKBOOK, rows, total, start, size)
         if op.name == "create":
             return self._create_cookbook(render, args)
         if op.name == "make_more_interesting" and row is not None:

@@ -190,3 +190,23 @@ def test_next_link_keeps_the_other_query_parameters(
     following = web.get(page["next_collection_link"]).json()
     assert following["start"] == 2
     assert following["total_size"] == page["total_size"]
+
+
+def test_ws_show_total_size_answers_the_bare_size(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    response = web.get(cookbook_service.url("recipes"), params={"ws.show": "total_size"})
+
+    assert response.headers["Content-Type"] == "application/json"
+    assert response.json() == PUBLIC_RECIPE_COUNT
+
+
+def test_ws_show_total_size_works_on_a_named_operation(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    response = web.get(
+        cookbook_service.url("cookbooks"),
+        params={"ws.op": "find_for_cuisine", "cuisine": "General", "ws.show": "total_size"},
+    )
+
+    assert response.json() == 2
