@@ -172,3 +172,13 @@ def test_featured_cookbook_is_a_top_level_entry(
 
     assert cookbook["resource_type_link"] == cookbook_service.url("#cookbook")
     assert cookbook["self_link"] == link
+
+
+def test_every_seeded_cookbook_is_reachable_by_its_self_link(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    page = web.get(cookbook_service.url("cookbooks"), params={"ws.size": 50}).json()
+
+    for listed in page["entries"]:
+        response = web.get(listed["self_link"])
+        assert response.json()["name"] == listed["name"]
