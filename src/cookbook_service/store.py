@@ -87,6 +87,7 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=OFF")
         self._counts: dict[tuple[object, ...], int] = {}
+        self._dirty = True
         with self._lock:
             self._db.executescript(_SCHEMA)
             if self._scalar("SELECT COUNT(*) FROM cookbooks") == 0:
@@ -94,6 +95,7 @@ class Store:
             elif seed_recipes:
                 with self._transaction() as db:
                     self._generate_recipes(db)
+            self._dirty = False
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -108,17 +110,22 @@ class Store:
                 raise
             self._db.execute("COMMIT")
             self._counts.clear()
+            self._dirty = True
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
     def reset(self) -> None:
-        """Restore the seed data (credentials are kept)."""
-        with self._transaction() as db:
-            for table in _DATA_TABLES:
-                db.execute(f"DELETE FROM {table}")
-            self._seed_rows(db)
+        """Restore the seed data (credentials are kept); free when nothing was written."""
+        with self._lock:
+            if not self._dirty:
+                return
+            with self._transaction() as db:
+                for table in _DATA_TABLES:
+                    db.execute(f"DELETE FROM {table}")
+                self._seed_rows(db)
+            self._dirty = False
 
     def _seed(self) -> None:
         with self._transaction() as db:
