@@ -90,12 +90,14 @@ class Store:
         self._dirty = True
         with self._lock:
             self._db.executescript(_SCHEMA)
-            if self._scalar("SELECT COUNT(*) FROM cookbooks") == 0:
+            fresh = self._scalar("SELECT COUNT(*) FROM cookbooks") == 0
+            if fresh:
                 self._seed()
             elif seed_recipes:
                 with self._transaction() as db:
                     self._generate_recipes(db)
-            self._dirty = False
+            # An existing file may hold changes from an earlier run: reset must reseed it.
+            self._dirty = not fresh
 
     # -- lifecycle -----------------------------------------------------------
 
