@@ -27,7 +27,6 @@ from pathlib import Path
 
 from benchmarks.child import IMPORT_NAMES
 from benchmarks.config import OURS, SCRATCH_ROOT, Workload, full_plan
-from benchmarks.services import cookbook_service, launchpad_server
 
 
 def _print_stats(profile: cProfile.Profile, top: int) -> None:
@@ -42,6 +41,8 @@ def _print_stats(profile: cProfile.Profile, top: int) -> None:
 @contextlib.contextmanager
 def _base_url(workload: Workload, scratch: Path, client: str) -> Iterator[tuple[str, Path]]:
     """A running server for ``workload`` and a cache directory for ``client``."""
+    from benchmarks.services import cookbook_service, launchpad_server
+
     cache = scratch / f"cache-{client}"
     cache.mkdir()
     if workload.key == "warm_start":
@@ -61,6 +62,30 @@ def _base_url(workload: Workload, scratch: Path, client: str) -> Iterator[tuple[
         yield server.base_url, cache
 
 
+def _profile_start_in_child(client: str, base_url: str, cache: Path, top: int) -> None:
+    """Profile ``ServiceRoot(...)`` in a new interpreter, as ``benchmarks.child`` times it.
+
+    This process has imported httpx (and httpcore) to run the servers; a start
+    profiled here would hide the lazy imports a real first start pays for.
+    """
+    subprocess.run(
+        [sys.executable, "-m", "benchmarks.profile", "--start-only",
+         "--client", client, "--base-url", base_url, "--cache", str(cache),
+         "--top", str(top), "cold_start"],
+        check=True,
+    )  # fmt: skip
+
+
+def _start_only(client: str, base_url: str, cache: Path, top: int) -> None:
+    importlib.import_module(IMPORT_NAMES[client])
+    from benchmarks.clients import make_driver
+
+    driver = make_driver(client)
+    profiler = cProfile.Profile()
+    profiler.runcall(driver.start, base_url, cache)
+    _print_stats(profiler, top)
+
+
 def profile(workload: Workload, client: str, top: int) -> None:
     SCRATCH_ROOT.mkdir(exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="profile-", dir=SCRATCH_ROOT))
@@ -71,19 +96,18 @@ def profile(workload: Workload, client: str, top: int) -> None:
             _print_stats(profiler, top)
             return
         with _base_url(workload, scratch, client) as (base_url, cache):
-            importlib.import_module(IMPORT_NAMES[client])
+            if workload.kind == "fresh":
+                _profile_start_in_child(client, base_url, cache, top)
+                return
             from benchmarks.clients import make_driver
             from benchmarks.worker import operation
 
             driver = make_driver(client)
-            if workload.kind == "fresh":
-                profiler.runcall(driver.start, base_url, cache)
-            else:
-                driver.start(base_url, cache)
-                params = {"size": workload.size, **workload.params}
-                run: Callable[[], object] = operation(workload.key, driver, base_url, params)
-                run()
-                profiler.runcall(run)
+            driver.start(base_url, cache)
+            params = {"size": workload.size, **workload.params}
+            run: Callable[[], object] = operation(workload.key, driver, base_url, params)
+            run()
+            profiler.runcall(run)
             driver.close()
         _print_stats(profiler, top)
     finally:
@@ -97,7 +121,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--client", default=OURS, choices=sorted(IMPORT_NAMES))
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--params", default="{}", help="JSON overrides of the workload sizes")
+    parser.add_argument("--start-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--base-url", help=argparse.SUPPRESS)
+    parser.add_argument("--cache", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.start_only:
+        _start_only(args.client, args.base_url, args.cache, args.top)
+        return 0
     workload = workloads[args.workload]
     overrides = json.loads(args.params)
     if overrides:
