@@ -16,9 +16,8 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from decimal import Decimal
 
-from cookbook_service.testing import run_service
-
 import wadlclient
+from cookbook_service.testing import run_service
 from wadlclient import AccessToken, BasicHttpAuthorizer, OAuthAuthorizer, ServiceRoot
 from wadlclient.errors import Unauthorized
 

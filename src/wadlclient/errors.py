@@ -83,10 +83,10 @@ class HTTPError(RestfulError):
     def __init__(self, response: object, content: bytes = b"") -> None:
         self.response = response
         self.content = content
-        status = getattr(response, "status_code", None)
+        status: object = getattr(response, "status_code", None)
         if status is None:
             status = getattr(response, "status", 0)
-        self.status: int = int(status)
+        self.status: int = int(status) if isinstance(status, (int, str)) else 0
         reason = getattr(response, "reason_phrase", "") or ""
         if not reason:
             try:
@@ -162,7 +162,7 @@ _BY_STATUS: dict[int, type[HTTPError]] = {
 
 def error_for(response: object, content: bytes = b"") -> HTTPError | None:
     """Return the exception for an error response, or None for a 1xx-3xx one."""
-    status = int(getattr(response, "status_code", 0))
+    status = int(getattr(response, "status_code", 0) or 0)
     if status < 400:
         return None
     cls = _BY_STATUS.get(status)
