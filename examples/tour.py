@@ -86,7 +86,7 @@ def tour_client(base_url: str, cache_dir: str) -> None:
     with step("create() answers 201; the client fetches (and caches) the new cookbook"):
         book = root.cookbooks.create(
             name="Tour de Cuisine Française",
-            cuisine="French",
+            cuisine="Française",
             copyright_date=datetime(2024, 5, 1, tzinfo=timezone.utc),
             price=Decimal("24.95"),
             last_printing=datetime(2026, 1, 15, tzinfo=timezone.utc),
