@@ -47,9 +47,9 @@ def step(title: str) -> Iterator[None]:
     yield
     if _LOG.lines:
         for line in _LOG.lines:
-            print(f"      wire: {line}")
+            print(f"      log: {line}")
     else:
-        print("      wire: (no request)")
+        print("      log: (nothing)")
 
 
 def show(label: str, value: object) -> None:
@@ -153,6 +153,9 @@ def main() -> int:
     logger.setLevel(logging.DEBUG)
     logger.addHandler(_LOG)
     print(f"wadlclient {wadlclient.__version__}: a tour against the cookbook example service")
+    print("Under each step, 'log:' shows the client's request log (logger wadlclient.http).")
+    print("'(cache: fresh)' means the cache answered and nothing was sent; 'revalidated'")
+    print("means a conditional GET got 304; 'stored'/'replaced' mean a full answer was cached.")
     with run_service() as service, tempfile.TemporaryDirectory() as cache_dir:
         print(f"the example service listens on {service.base_url}")
         tour_client(service.base_url, cache_dir)
