@@ -20,6 +20,7 @@ from cookbook_service.seed import (
     PUBLIC_RECIPE_IDS,
     TOTAL_RECIPE_COUNT,
 )
+from wadlclient import EXAMPLE_WADL_MEDIA_TYPE
 from wadlclient.auth import AccessToken, BasicHttpAuthorizer, HttpAuthorizer, OAuthAuthorizer
 
 Factory = Callable[..., Any]
@@ -85,7 +86,7 @@ def test_oauth_service_without_credentials_answers_401_with_a_challenge(
 
 def test_the_wadl_is_protected_too(basic_service: Any) -> None:
     response = httpx.get(
-        basic_service.base_url + "1.0/", headers={"Accept": "application/vnd.example.wadl+xml"}
+        basic_service.base_url + "1.0/", headers={"Accept": EXAMPLE_WADL_MEDIA_TYPE}
     )
 
     assert response.status_code == 401
