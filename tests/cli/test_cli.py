@@ -1,0 +1,63 @@
+"""The ``wadlclient`` command, run in-process against the example service."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from wadlclient.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, (json.loads(out) if out.strip() else None), err
+
+
+def test_describe_lists_collections_entries_and_operations(
+    cookbook_service: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, described, _ = run(capsys, cookbook_service.base_url, "describe")
+
+    assert status == 0
+    assert set(described["collections"]) == {"recipes", "dishes", "cookbooks"}
+    assert "find_recipes" in described["collections"]["cookbooks"]["operations"]
+    assert "featured_cookbook" in described["entries"]
+
+
+def test_get_prints_a_slice_of_a_collection_with_its_size(
+    cookbook_service: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, page, _ = run(capsys, cookbook_service.base_url, "get", "recipes", "--limit", "2")
+
+    assert status == 0
+    assert len(page["entries"]) == 2
+    assert page["total_size"] >= 2
+    assert page["entries"][0]["self_link"].endswith("/1.0/recipes/1")
+
+
+def test_get_of_a_missing_entry_exits_1_with_the_status_line(
+    cookbook_service: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, printed, err = run(capsys, cookbook_service.base_url, "get", "cookbooks/No%20such")
+
+    assert status == 1
+    assert printed is None
+    assert err.strip() == "wadlclient: HTTP Error 404: Not Found"
+
+
+def test_basic_credentials_come_from_the_environment(
+    cookbook_service_factory: Any,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    service = cookbook_service_factory(auth="basic")
+    service.add_user("cli-user", "cli-password")
+    monkeypatch.setenv("WADLCLIENT_PASSWORD", "cli-password")
+
+    status, _, _ = run(capsys, service.base_url, "--basic", "cli-user", "describe")
+
+    assert status == 0
+    assert [e.auth_scheme for e in service.journal.entries()] == ["Basic", "Basic"]
