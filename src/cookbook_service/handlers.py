@@ -17,8 +17,9 @@ from datetime import datetime, timezone
 from decimal import Decimal
 from email.utils import format_datetime
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
+from urllib.parse import quote, unquote, urlencode, urlsplit
 
+from cookbook_service.forms import FORM, MULTIPART, FormError, FormValue, parse_form
 from cookbook_service.render import Renderer, etag_of
 from cookbook_service.schema import (
     COOKBOOK,
@@ -272,9 +273,8 @@ class Service:
     def _collection(
         self, call: Call, render: Renderer, entry_type: EntryType, owner: tuple[str, Row] | None
     ) -> Answer:
-        op_name = call.query_value("ws.op")
+        op_name = self._op_name(call)
         if call.method == "POST":
-            op_name = op_name or self._form(call).get("ws.op")
             if op_name is None:
                 raise _not_allowed("POST without ws.op", ("GET", "HEAD"))
         elif call.method not in ("GET", "HEAD"):
@@ -332,7 +332,7 @@ class Service:
                 return Answer(304, headers={"ETag": etag})
             return _json_answer(document, headers={"ETag": etag})
         if call.method == "POST":
-            op_name = call.query_value("ws.op") or self._form(call).get("ws.op")
+            op_name = self._op_name(call)
             if op_name is None:
                 raise _not_allowed("POST without ws.op", self._entry_methods(entry_type))
             return self._operation(call, render, entry_type.operation(op_name), op_name, row)
@@ -482,19 +482,24 @@ class Service:
 
     # -- named operations ----------------------------------------------------
 
-    def _form(self, call: Call) -> dict[str, str]:
-        content_type = (call.header("Content-Type") or "").split(";")[0].strip().lower()
-        if content_type != "application/x-www-form-urlencoded":
+    def _form(self, call: Call) -> dict[str, FormValue]:
+        try:
+            form = parse_form(call.header("Content-Type"), call.body)
+        except FormError as error:
+            raise Problem(400, str(error)) from None
+        if form is None:
             if not call.body:
                 return {}
-            raise Problem(
-                415, "A named POST operation needs an application/x-www-form-urlencoded body."
-            )
-        try:
-            text = call.body.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Problem(400, "The form body is not UTF-8.") from None
-        return dict(parse_qsl(text, keep_blank_values=True))
+            raise Problem(415, f"A named POST operation needs a {FORM} or {MULTIPART} body.")
+        return form
+
+    def _op_name(self, call: Call) -> str | None:
+        """``ws.op`` from the query string or, for a POST, the form body."""
+        name = call.query_value("ws.op")
+        if name is None and call.method == "POST":
+            value = self._form(call).get("ws.op")
+            name = value if isinstance(value, str) else None
+        return name
 
     def _operation(
         self, call: Call, render: Renderer, op: Operation | None, name: str, row: Row | None
@@ -506,10 +511,10 @@ class Service:
             raise _not_allowed(call.method, (op.http_method,))
         if op.http_method == "POST":
             self._require_write(call)
-            raw = {**dict(call.query), **self._form(call)}
+            raw: dict[str, FormValue] = {**dict(call.query), **self._form(call)}
         else:
             raw = dict(call.query)
-        args = _decode_args(op, raw)
+        args = self._decode_args(render, op, raw)
         if op.name == "find_recipes":
             start, size = self._paging(call)
             rows, total = self.store.recipes(
@@ -526,6 +531,20 @@ class Service:
             return self._page_answer(call, render, COOKBOOK, rows, total, start, size)
         if op.name == "create":
             return self._create_cookbook(render, args)
+        if op.name == "find_recipe_for" and row is not None:
+            rows, _total = self.store.recipes(
+                0,
+                1,
+                sees_private=call.sees_private,
+                cookbook_id=int(row["id"]),
+                dish_id=int(str(args["dish"])),
+            )
+            return _json_answer(render.entry(RECIPE, rows[0]) if rows else None)
+        if op.name == "replace_cover" and row is not None:
+            cover = args["cover"]
+            assert isinstance(cover, bytes)
+            self.store.set_cover(int(row["id"]), "application/octet-stream", cover)
+            return _json_answer(None)
         if op.name == "make_more_interesting" and row is not None:
             new_name = f"The New {row['name']}"
             _check_name_or_problem(new_name)
@@ -551,6 +570,30 @@ class Service:
         except NameTaken:
             raise Problem(409, f"A cookbook named {name!r} already exists.") from None
         return Answer(201, headers={"Location": render.cookbook_url(name)})
+
+    def _decode_args(
+        self, render: Renderer, op: Operation, raw: dict[str, FormValue]
+    ) -> dict[str, object]:
+        """Every argument decoded and checked; a 400 lists every problem."""
+        args: dict[str, object] = {}
+        errors: list[str] = []
+        for param in op.params:
+            value = raw.get(param.name)
+            if value is None or (value in ("", b"") and param.kind not in ("string", "binary")):
+                if param.required:
+                    errors.append(f"{param.name}: Required input is missing.")
+                continue
+            try:
+                decoded = _decode_arg(param, value)
+                if param.kind == "link":
+                    spec = Field(param.name, "link", param.doc, target=param.target)
+                    decoded = self._link_target(render, spec, decoded)
+                args[param.name] = decoded
+            except ValueError as error:
+                errors.append(f"{param.name}: {error}")
+        if errors:
+            raise Problem(400, "\n".join(sorted(errors)))
+        return args
 
     # -- hosted files --------------------------------------------------------
 
@@ -612,8 +655,11 @@ def _decimal(value: Any) -> Decimal:
     return Decimal(str(value))
 
 
-def _decode_arg(param: Param, raw: str) -> object:
-    """A named-operation argument from its wire form (JSON unless it has options)."""
+def _decode_arg(param: Param, value: FormValue) -> object:
+    """A named-operation argument from its wire form (JSON unless options or binary)."""
+    if param.kind == "binary":
+        return value if isinstance(value, bytes) else value.encode("utf-8")
+    raw = value if isinstance(value, str) else value.decode("utf-8", "replace")
     if param.kind == "options":
         if raw in param.options:
             return raw
@@ -644,20 +690,3 @@ def _decode_arg(param: Param, raw: str) -> object:
         except ValueError:
             raise ValueError("Value doesn't look like a date.") from None
     return decoded
-
-
-def _decode_args(op: Operation, raw: dict[str, str]) -> dict[str, object]:
-    args: dict[str, object] = {}
-    errors: list[str] = []
-    for param in op.params:
-        if param.name not in raw or (raw[param.name] == "" and param.kind != "string"):
-            if param.required:
-                errors.append(f"{param.name}: Required input is missing.")
-            continue
-        try:
-            args[param.name] = _decode_arg(param, raw[param.name])
-        except ValueError as error:
-            errors.append(f"{param.name}: {error}")
-    if errors:
-        raise Problem(400, "\n".join(sorted(errors)))
-    return args

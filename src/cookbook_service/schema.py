@@ -14,7 +14,8 @@ from typing import Literal
 FieldKind = Literal[
     "string", "int", "boolean", "datetime", "decimal", "link", "collection", "hosted_file"
 ]
-ParamKind = Literal["string", "datetime", "decimal", "link", "options"]
+ParamKind = Literal["string", "datetime", "decimal", "link", "options", "binary"]
+ReturnKind = Literal["page", "factory", "moved", "entry", "nothing"]
 
 #: The options of a cookbook's ``cuisine`` (non-ASCII on purpose).
 CUISINES: tuple[str, ...] = ("American", "Dessert", "Française", "General", "Vegetarian")
@@ -76,7 +77,9 @@ class Param:
 
     @property
     def xsd_type(self) -> str | None:
-        return {"datetime": "xsd:dateTime", "decimal": "xsd:decimal"}.get(self.kind)
+        return {"datetime": "xsd:dateTime", "decimal": "xsd:decimal", "binary": "binary"}.get(
+            self.kind
+        )
 
 
 @dataclass(frozen=True)
@@ -84,15 +87,23 @@ class Operation:
     """A named operation (``ws.op``).
 
     ``returns`` is ``("page", type)`` for a collection of entries,
-    ``("factory", type)`` for a 201 Created with ``Location``, or
-    ``("moved", type)`` for an operation that may move its entry (301).
+    ``("entry", type)`` for one entry (or null), ``("factory", type)`` for a
+    201 Created with ``Location``, ``("moved", type)`` for an operation that
+    moves its entry (301), or ``("nothing", "")``.
     """
 
     name: str
     http_method: Literal["GET", "POST"]
     doc: str
     params: tuple[Param, ...]
-    returns: tuple[Literal["page", "factory", "moved"], str]
+    returns: tuple[ReturnKind, str]
+
+    @property
+    def form_media_type(self) -> str:
+        """How a POST sends its arguments: multipart when any is binary."""
+        if any(p.kind == "binary" for p in self.params):
+            return "multipart/form-data"
+        return "application/x-www-form-urlencoded"
 
 
 @dataclass(frozen=True)
@@ -177,6 +188,20 @@ COOKBOOK = EntryType(
             "Find recipes in this cookbook whose instructions contain the search text.",
             (_SEARCH,),
             ("page", "recipe"),
+        ),
+        Operation(
+            "find_recipe_for",
+            "GET",
+            "This cookbook's recipe for a dish, or null.",
+            (Param("dish", "link", "The dish.", target="dish"),),
+            ("entry", "recipe"),
+        ),
+        Operation(
+            "replace_cover",
+            "POST",
+            "Replace the cookbook's cover with these bytes.",
+            (Param("cover", "binary", "The new cover image."),),
+            ("nothing", ""),
         ),
         Operation(
             "make_more_interesting",

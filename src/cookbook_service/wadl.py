@@ -85,12 +85,15 @@ def _operation(root: str, owner: str, op: Operation) -> str:
         request = f"<wadl:request>{params}</wadl:request>"
     else:
         request = (
-            '<wadl:request><wadl:representation mediaType="application/x-www-form-urlencoded">'
+            f'<wadl:request><wadl:representation mediaType="{op.form_media_type}">'
             f"{params}</wadl:representation></wadl:request>"
         )
     kind, target = op.returns
     if kind == "page":
         response = f'<wadl:response><wadl:representation href="{root}#{target}-page"/>'
+        response += "</wadl:response>"
+    elif kind == "entry":
+        response = f'<wadl:response><wadl:representation href="{root}#{target}-full"/>'
         response += "</wadl:response>"
     elif kind == "factory":
         response = (

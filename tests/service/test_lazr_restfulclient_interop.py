@@ -137,3 +137,14 @@ def test_lazr_writes_and_reads_a_hosted_file(lazr_root: Any) -> None:
 
     assert reader.read() == b"\x00\xe2\xe3"
     assert reader.content_type == "image/png"
+
+
+def test_lazr_passes_an_entry_and_binary_data_to_operations(lazr_root: Any) -> None:
+    recipe = lazr_root.recipes[0]
+    cookbook = recipe.cookbook
+
+    found = cookbook.find_recipe_for(dish=recipe.dish)
+    cookbook.replace_cover(cover=b"\x00\xe2\xe3")
+
+    assert found.self_link == recipe.self_link
+    assert cookbook.cover.open().read() == b"\x00\xe2\xe3"

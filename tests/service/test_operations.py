@@ -159,3 +159,68 @@ def test_make_more_interesting_renames_the_cookbook_and_answers_301(
         "cookbooks/The%20New%20Everyday%20Greens"
     )
     assert web.get(response.headers["Location"]).json()["name"] == "The New Everyday Greens"
+
+
+def test_find_recipe_for_takes_a_link_and_answers_the_recipe(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    url = cookbook_service.url("cookbooks/Mastering%20the%20Art%20of%20French%20Cooking")
+    dish = json.dumps(cookbook_service.url("dishes/3"))
+
+    recipe = web.get(url, params={"ws.op": "find_recipe_for", "dish": dish}).json()
+
+    assert recipe["dish_link"] == cookbook_service.url("dishes/3")
+    assert recipe["cookbook_link"] == url
+
+
+def test_find_recipe_for_answers_null_when_there_is_none(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    url = cookbook_service.url("cookbooks/Everyday%20Greens")
+    dish = json.dumps(cookbook_service.url("dishes/1"))
+
+    response = web.get(url, params={"ws.op": "find_recipe_for", "dish": dish})
+
+    assert response.status_code == 200
+    assert response.json() is None
+
+
+def test_find_recipe_for_refuses_a_link_to_something_else(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    url = cookbook_service.url("cookbooks/Everyday%20Greens")
+    not_a_dish = json.dumps(cookbook_service.url("recipes/1"))
+
+    response = web.get(url, params={"ws.op": "find_recipe_for", "dish": not_a_dish})
+
+    assert response.status_code == 400
+    assert response.text.startswith("dish:")
+
+
+def test_replace_cover_takes_binary_multipart_data(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    url = cookbook_service.url("cookbooks/Everyday%20Greens")
+
+    response = web.post(
+        url,
+        data={"ws.op": "replace_cover"},
+        files={"cover": ("cover", b"\x00\xe2\xe3\r\n--", "application/octet-stream")},
+    )
+
+    assert response.status_code == 200
+    cover = web.get(web.get(url + "/cover").headers["Location"])
+    assert cover.content == b"\x00\xe2\xe3\r\n--"
+
+
+def test_multipart_without_a_boundary_is_400(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    response = web.post(
+        cookbook_service.url("cookbooks/Everyday%20Greens"),
+        content=b"ws.op=replace_cover",
+        headers={"Content-Type": "multipart/form-data"},
+    )
+
+    assert response.status_code == 400
+    assert "boundary" in response.text
