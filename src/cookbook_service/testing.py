@@ -23,11 +23,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from cookbook_service.app import ServiceConfig, create_app
 from cookbook_service.journal import Journal, JournalEntry
 from cookbook_service.seed import (
     COOKBOOK_NAMES,
@@ -40,7 +39,9 @@ from cookbook_service.seed import (
     PUBLIC_RECIPE_IDS,
     TOTAL_RECIPE_COUNT,
 )
-from cookbook_service.store import Store
+
+if TYPE_CHECKING:
+    from cookbook_service.store import Store
 
 __all__ = [
     "COOKBOOK_NAMES",
@@ -112,7 +113,11 @@ def run_service(
     db: str | None = None,
 ) -> Iterator[RunningService]:
     """Serve the example service on 127.0.0.1 in a background thread."""
+    # Imported here so that the plugin loads where the [server] extra is absent.
     import uvicorn
+
+    from cookbook_service.app import ServiceConfig, create_app
+    from cookbook_service.store import Store
 
     config = ServiceConfig(auth=auth, page_size=page_size, latency_ms=latency_ms)
     store = Store(db, seed_recipes=seed_recipes)

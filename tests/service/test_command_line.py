@@ -147,3 +147,19 @@ def test_seeding_ten_thousand_recipes_takes_seconds_not_minutes(tmp_path: Path) 
     store.close()
     assert total == 10_000 + PUBLIC_RECIPE_COUNT + 1
     assert elapsed < 5
+
+
+def test_the_pytest_plugin_loads_without_the_server_extra() -> None:
+    script = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('starlette', 'uvicorn'):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import cookbook_service.testing\n"
+    )
+
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+
+    assert result.returncode == 0, result.stderr.decode()
