@@ -39,6 +39,8 @@ import email.utils
 import http.cookiejar
 import json
 import logging
+import ssl
+import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Mapping, MutableMapping
@@ -239,6 +241,53 @@ def _describe(exc: httpx.TransportError) -> str:
     return f"{kind} ({type(exc).__name__}: {detail})"
 
 
+_tls_context_lock = threading.Lock()
+_tls_context: ssl.SSLContext | None = None
+
+
+def _shared_tls_context() -> ssl.SSLContext:
+    """One verifying TLS context per process: loading the CA bundle costs ~40 ms."""
+    global _tls_context
+    with _tls_context_lock:
+        if _tls_context is None:
+            _tls_context = httpx.create_ssl_context()
+        return _tls_context
+
+
+class _PoolsByScheme(httpx.BaseTransport):
+    """Keep-alive pools for ``http`` and, made on first use, ``https``.
+
+    httpx builds (and loads CA certificates into) a TLS context for every
+    client, which dominates the start-up of a client talking plain HTTP.
+    Here the plain pool never sees an ``https`` URL (requests are routed by
+    scheme), so it needs no certificates; the TLS pool is created on the
+    first ``https`` request with the process-wide verifying context.
+    """
+
+    def __init__(self) -> None:
+        # Never used for TLS: only http:// requests reach this pool.
+        self._plain = httpx.HTTPTransport(verify=False)
+        self._tls: httpx.HTTPTransport | None = None
+        self._lock = threading.Lock()
+
+    def _tls_pool(self) -> httpx.HTTPTransport:
+        with self._lock:
+            if self._tls is None:
+                self._tls = httpx.HTTPTransport(verify=_shared_tls_context())
+            return self._tls
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme == "https":
+            return self._tls_pool().handle_request(request)
+        return self._plain.handle_request(request)
+
+    def close(self) -> None:
+        self._plain.close()
+        with self._lock:
+            if self._tls is not None:
+                self._tls.close()
+
+
 class Transport:
     """Sends requests for one service root over one keep-alive `httpx.Client`.
 
@@ -281,6 +330,7 @@ class Transport:
                 timeout = DEFAULT_TIMEOUT
             client = httpx.Client(
                 timeout=timeout,
+                transport=_PoolsByScheme(),
                 follow_redirects=False,
                 cookies=http.cookiejar.CookieJar(policy=_NoCookies()),
             )
