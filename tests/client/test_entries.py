@@ -88,7 +88,12 @@ def test_lp_entries_lp_collections_and_lp_operations(root: ServiceRoot) -> None:
 
     assert cookbook.lp_entries == ["cover"]
     assert cookbook.lp_collections == ["recipes"]
-    assert sorted(cookbook.lp_operations) == ["find_recipes", "make_more_interesting"]
+    assert sorted(cookbook.lp_operations) == [
+        "find_recipe_for",
+        "find_recipes",
+        "make_more_interesting",
+        "replace_cover",
+    ]
     assert sorted(root.recipes(1).lp_entries) == ["cookbook", "dish"]
 
 
