@@ -50,29 +50,44 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def serve_options(target: argparse.ArgumentParser) -> None:
-        target.add_argument("--host", default="127.0.0.1", help="address to listen on")
-        target.add_argument("--port", type=int, default=8080, help="port to listen on")
-        target.add_argument("--db", help="SQLite file (default: a private temporary file)")
-        target.add_argument("--auth", choices=AUTH_MODES, default="none", help="authorization")
+    def serve_options(target: argparse.ArgumentParser, *, defaults: bool) -> None:
+        # The options may come before or after ``serve``; only the top-level
+        # parser has defaults, so the subcommand cannot overwrite what was
+        # given before it.
+        def default(value: object) -> object:
+            return value if defaults else argparse.SUPPRESS
+
+        target.add_argument("--host", default=default("127.0.0.1"), help="address to listen on")
+        target.add_argument("--port", type=int, default=default(8080), help="port to listen on")
+        target.add_argument(
+            "--db", default=default(None), help="SQLite file (default: a private temporary file)"
+        )
+        target.add_argument(
+            "--auth", choices=AUTH_MODES, default=default("none"), help="authorization"
+        )
         target.add_argument(
             "--page-size",
             type=_page_size,
-            default=5,
+            default=default(5),
             help=f"default collection page size (1-{MAX_PAGE_SIZE}, default 5)",
         )
         target.add_argument(
             "--seed-recipes",
             type=_non_negative,
-            default=0,
+            default=default(0),
             help="make sure the database holds this many generated recipes",
         )
         target.add_argument(
-            "--latency-ms", type=_non_negative, default=0, help="delay every answer by this much"
+            "--latency-ms",
+            type=_non_negative,
+            default=default(0),
+            help="delay every answer by this much",
         )
 
-    serve_options(parser)
-    serve_options(commands.add_parser("serve", help="serve the web service (the default)"))
+    serve_options(parser, defaults=True)
+    serve_options(
+        commands.add_parser("serve", help="serve the web service (the default)"), defaults=False
+    )
 
     user = commands.add_parser("add-user", help="add or replace a Basic user")
     user.add_argument("name")

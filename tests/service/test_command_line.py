@@ -163,3 +163,19 @@ def test_the_pytest_plugin_loads_without_the_server_extra() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
 
     assert result.returncode == 0, result.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--port", "9123", "--page-size", "7", "serve"],
+        ["serve", "--port", "9123", "--page-size", "7"],
+        ["--port", "9123", "--page-size", "7"],
+    ],
+)
+def test_serve_options_count_before_or_after_the_serve_command(argv: list[str]) -> None:
+    from cookbook_service.__main__ import _parser
+
+    options = _parser().parse_args(argv)
+
+    assert (options.port, options.page_size, options.host) == (9123, 7, "127.0.0.1")
