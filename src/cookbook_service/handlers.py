@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from decimal import Decimal
+from email.message import Message
 from email.utils import format_datetime
 from typing import Any
 from urllib.parse import quote, unquote, urlencode, urlsplit
@@ -149,7 +151,8 @@ class Service:
 
     def answer(self, call: Call) -> Answer:
         segments = call.segments
-        if len(segments) == 2 and segments[0] == "files":
+        if len(segments) in (2, 3) and segments[0] == "files":
+            # /files/<id>/<name>, as a librarian serves it; /files/<id> also works.
             return self._file(call, _int_segment(segments[1]))
         if not segments or segments[0] not in VERSIONS:
             raise Problem(404, "No such resource: the path must start with a version (1.0, devel).")
@@ -601,13 +604,17 @@ class Service:
         if call.method in ("GET", "HEAD"):
             if book["cover_id"] is None:
                 raise Problem(404, f"The cookbook {book['name']!r} has no cover.")
-            return Answer(303, headers={"Location": f"{call.host_url}files/{book['cover_id']}"})
+            stored = self.store.file(int(book["cover_id"]))
+            name = quote(str(stored["filename"]) if stored and stored["filename"] else "cover")
+            location = f"{call.host_url}files/{book['cover_id']}/{name}"
+            return Answer(303, headers={"Location": location})
         if call.method == "PUT":
             self._require_write(call)
             content_type = call.header("Content-Type")
             if not content_type:
                 raise Problem(400, "PUT to a hosted file needs a Content-Type.")
-            self.store.set_cover(int(book["id"]), content_type, call.body)
+            filename = _disposition_filename(call.header("Content-Disposition"))
+            self.store.set_cover(int(book["id"]), content_type, call.body, filename)
             return Answer(200)
         if call.method == "DELETE":
             self._require_write(call)
@@ -626,11 +633,42 @@ class Service:
         headers = {
             "ETag": etag,
             "Last-Modified": format_datetime(modified, usegmt=True),
-            "Content-Disposition": f'attachment; filename="{file_id}"',
+            "Content-Disposition": _attachment(str(stored["filename"] or file_id)),
         }
         if _matches(call.header("If-None-Match"), etag):
             return Answer(304, headers=headers)
         return Answer(200, bytes(stored["data"]), str(stored["content_type"]), headers)
+
+
+def _disposition_filename(value: str | None) -> str:
+    """The file name a Content-Disposition header gives, or ''.
+
+    The RFC 5987 form (``filename*=UTF-8''...``) wins over the plain one,
+    which a client sends only as an ASCII fallback (RFC 6266, section 4.3).
+    """
+    if not value:
+        return ""
+    extended = re.search(r"filename\*\s*=\s*([^;\s]+)", value, re.IGNORECASE)
+    name: str | None = None
+    if extended:
+        charset, _, encoded = extended.group(1).partition("''")
+        try:
+            name = unquote(encoded, encoding=charset or "utf-8", errors="strict")
+        except (LookupError, UnicodeDecodeError):
+            name = None
+    if not name:
+        header = Message()
+        header["Content-Disposition"] = value
+        name = header.get_filename()
+    return name.replace("/", "_").replace("\\", "_") if name else ""
+
+
+def _attachment(filename: str) -> str:
+    """A Content-Disposition for ``filename``, with an RFC 5987 form when not ASCII."""
+    ascii_name = filename.encode("ascii", "replace").decode("ascii").replace('"', "'")
+    if ascii_name == filename:
+        return f'attachment; filename="{filename}"'
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
 
 def _check_name(name: str) -> None:

@@ -26,7 +26,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS dishes (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
     id INTEGER PRIMARY KEY, content_type TEXT NOT NULL, data BLOB NOT NULL,
-    last_modified TEXT NOT NULL);
+    last_modified TEXT NOT NULL, filename TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS cookbooks (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, cuisine TEXT NOT NULL,
     copyright_date TEXT NOT NULL, price TEXT NOT NULL, last_printing TEXT,
@@ -90,6 +90,7 @@ class Store:
         self._dirty = True
         with self._lock:
             self._db.executescript(_SCHEMA)
+            self._upgrade_schema()
             fresh = self._scalar("SELECT COUNT(*) FROM cookbooks") == 0
             if fresh:
                 self._seed()
@@ -302,7 +303,15 @@ class Store:
 
     # -- hosted files --------------------------------------------------------
 
-    def set_cover(self, cookbook_id: int, content_type: str, data: bytes) -> int:
+    def _upgrade_schema(self) -> None:
+        """Add the columns a database file written by an older version lacks."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(files)")}
+        if "filename" not in columns:
+            self._db.execute("ALTER TABLE files ADD COLUMN filename TEXT NOT NULL DEFAULT ''")
+
+    def set_cover(
+        self, cookbook_id: int, content_type: str, data: bytes, filename: str = ""
+    ) -> int:
         """Store a new cover file and point the cookbook at it; returns the file id."""
         now = datetime.now(timezone.utc).isoformat()
         with self._transaction() as db:
@@ -310,8 +319,9 @@ class Store:
                 "SELECT cover_id FROM cookbooks WHERE id = ?", (cookbook_id,)
             ).fetchone()
             cursor = db.execute(
-                "INSERT INTO files (content_type, data, last_modified) VALUES (?, ?, ?)",
-                (content_type, data, now),
+                "INSERT INTO files (content_type, data, last_modified, filename)"
+                " VALUES (?, ?, ?, ?)",
+                (content_type, data, now, filename),
             )
             db.execute(
                 "UPDATE cookbooks SET cover_id = ? WHERE id = ?", (cursor.lastrowid, cookbook_id)

@@ -92,3 +92,15 @@ def test_bad_open_arguments_are_value_errors_before_any_request(
         cover.open(mode, content_type, filename)
 
     assert journal_entries(service) == []
+
+
+def test_a_hosted_file_reads_back_the_file_name_it_was_written_with(
+    root: ServiceRoot,
+) -> None:
+    cover = root.cookbooks[COOKBOOK_WITHOUT_COVER].cover
+    with cover.open("w", content_type="image/png", filename="Couverture française.png") as out:
+        out.write(b"png bytes")
+
+    with cover.open() as back:
+        assert back.filename == "Couverture française.png"
+        assert back.read() == b"png bytes"

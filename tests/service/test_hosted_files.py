@@ -80,3 +80,24 @@ def test_put_cover_without_content_type_is_400_and_stores_nothing(
 
     assert response.status_code == 400
     assert web.get(url).status_code == 404
+
+
+def test_the_file_name_given_at_put_names_the_bytes_url_and_their_disposition(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    url = _cover_url(cookbook_service)
+    disposition = (
+        'attachment; filename="Couverture fran?aise.png"; '
+        "filename*=UTF-8''Couverture%20fran%C3%A7aise.png"
+    )
+
+    web.put(
+        url,
+        content=b"img",
+        headers={"Content-Type": "image/png", "Content-Disposition": disposition},
+    )
+    location = web.get(url).headers["Location"]
+    data = web.get(location)
+
+    assert location.endswith("/Couverture%20fran%C3%A7aise.png")
+    assert "filename*=UTF-8''Couverture%20fran%C3%A7aise.png" in data.headers["Content-Disposition"]
