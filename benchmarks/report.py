@@ -257,8 +257,24 @@ def method_notes(plan: Plan) -> list[str]:
     return notes
 
 
-def write_markdown(path: Path, plan: Plan, rows: list[Row], analysis: str = "") -> None:
-    facts = "\n".join(f"- {name}: {value}" for name, value in machine_facts())
+def load_average() -> str:
+    """The 1/5/15-minute load average: other work on the machine skews every figure."""
+    try:
+        return " / ".join(f"{value:.2f}" for value in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def write_markdown(
+    path: Path,
+    plan: Plan,
+    rows: list[Row],
+    analysis: str = "",
+    extra_facts: list[tuple[str, str]] | None = None,
+) -> None:
+    facts = "\n".join(
+        f"- {name}: {value}" for name, value in [*machine_facts(), *(extra_facts or [])]
+    )
     notes = "\n".join(f"- {note}" for note in method_notes(plan))
     flat = "\n".join(f"- {line}" for line in flatness_lines(rows)) or "- not measured"
     errors = "\n".join(f"- `{r.workload.key}`: {r.error}" for r in rows if r.error)

@@ -198,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     SCRATCH_ROOT.mkdir(exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="run-", dir=SCRATCH_ROOT))
     started = time.monotonic()
+    load_before = report.load_average()
     rows: list[report.Row] = []
     suite: list[pyperf.Benchmark] = []
     try:
@@ -235,7 +236,12 @@ def main(argv: list[str] | None = None) -> int:
         pyperf.BenchmarkSuite(suite).dump(str(args.json), replace=True)
     if args.results:
         analysis = args.analysis.read_text() if args.analysis else ""
-        report.write_markdown(args.results, plan, rows, analysis)
+        facts = [
+            ("load average (1/5/15 min) at start", load_before),
+            ("load average (1/5/15 min) at end", report.load_average()),
+            ("run time", f"{elapsed:.0f} s"),
+        ]
+        report.write_markdown(args.results, plan, rows, analysis, facts)
         print(f"wrote {args.results}")
     if args.chart:
         report.write_chart(args.chart, rows)
