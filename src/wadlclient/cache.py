@@ -22,6 +22,7 @@ import email.utils
 import errno
 import functools
 import hashlib
+import io
 import logging
 import os
 import re
@@ -55,12 +56,17 @@ _READABLE_LENGTH = MAX_FILE_NAME_LENGTH - _DIGEST_LENGTH - 1
 
 #: Temporary files start with a dot; ``cache_file_name`` never does.
 _TEMP_PREFIX = ".wadlclient-tmp-"
+#: Blob names: no comma (every cache file name has one before its digest),
+#: no leading dot (temporary files), nothing a file system could object to.
+_BLOB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}", re.ASCII)
 
 _SCHEME = re.compile(rb"^\w+://", re.ASCII)
 _SEPARATORS = re.compile(rb"[?/:|]+")
 # RFC 3986, appendix B.
 _URI = re.compile(r"^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?")
 _HEADER_NAME = re.compile(rb"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+# The first read of a file: enough for the head and a small body at once.
+_HEAD_READ = 16384
 
 # Headers that identify or authenticate someone: never written to a file.
 _SECRET_HEADERS = frozenset(
@@ -286,11 +292,32 @@ def _serialise(response: CachedResponse, media_type: str, now: float) -> bytes:
     return b"\r\n".join(lines) + b"\r\n\r\n" + response.body
 
 
-def _parse(data: bytes) -> CachedResponse | None:
-    """Read a cache file; None unless it is whole and well formed."""
-    head, separator, body = data.partition(b"\r\n\r\n")
-    if not separator:
-        return None
+def _read(file: io.FileIO) -> CachedResponse | None:
+    """Read a cache file; None unless it is whole and well formed.
+
+    The head is read first and the body on its own, straight into its
+    final bytes object: a big body (a 1.5 MB WADL) is copied once, not
+    read whole and then split.
+    """
+    start = file.read(_HEAD_READ)
+    end = start.find(b"\r\n\r\n")
+    if end < 0:
+        if len(start) < _HEAD_READ:
+            return None
+        start += file.read()
+        end = start.find(b"\r\n\r\n")
+        if end < 0:
+            return None
+    if len(start) < _HEAD_READ:
+        body = start[end + 4 :]
+    else:
+        file.seek(end + 4)
+        body = file.read()
+    return _parse(start[:end], body)
+
+
+def _parse(head: bytes, body: bytes) -> CachedResponse | None:
+    """A cached response from a file's head and body; None unless well formed."""
     pairs: list[tuple[bytes, bytes]] = []
     for line in head.split(b"\r\n"):
         if line[:1] in (b" ", b"\t") and pairs:
@@ -369,15 +396,14 @@ class HTTPCache:
         self._remember(media_type)
         name = self.filename(url, media_type)
         try:
-            with open(self.directory / name, "rb") as file:
-                data = file.read()
+            with open(self.directory / name, "rb", buffering=0) as file:
+                cached = _read(file)
         except FileNotFoundError:
             logger.debug("cache miss: %s (%s)", url, media_type)
             return None
         except (OSError, ValueError) as error:
             logger.debug("cache unreadable: %s (%s): %s", url, media_type, type(error).__name__)
             return None
-        cached = _parse(data)
         if cached is None or not 200 <= cached.status < 300:
             logger.debug("cache entry not usable, treated as a miss: %s (%s)", url, media_type)
             return None
@@ -459,6 +485,35 @@ class HTTPCache:
             self._unlink(self.filename(url, each))
             logger.debug("cache delete: %s (%s)", url, each)
 
+    def get_blob(self, name: str) -> bytes | None:
+        """The bytes stored with `put_blob` under ``name``, or None.
+
+        Blobs are derived data kept beside the responses (a compiled WADL
+        model, say): a missing or unreadable one is simply None, and the
+        caller must check what it reads, since any process may write here.
+        """
+        if self._closed:
+            return None
+        path = self.directory / _blob_file_name(name)
+        try:
+            with open(path, "rb") as file:
+                return file.read()
+        except (OSError, ValueError) as error:
+            logger.debug("cache blob not read: %s: %s", name, type(error).__name__)
+            return None
+
+    def put_blob(self, name: str, data: bytes) -> None:
+        """Store ``data`` under ``name`` atomically; a failed write is one warning at most.
+
+        ``name`` is letters, digits, ``_``, ``.`` and ``-`` (not first),
+        at most 100 characters; it can never name a cached response's file
+        nor a temporary file.
+        """
+        if self._closed:
+            return
+        if self._write(_blob_file_name(name), data):
+            logger.debug("cache blob write: %s (%d bytes)", name, len(data))
+
     def close(self) -> None:
         """Remove a private temporary directory now rather than at exit."""
         if self._remove_directory is not None:
@@ -474,7 +529,11 @@ class HTTPCache:
 
     def _store(self, url: str, media_type: str, response: CachedResponse) -> None:
         name = self.filename(url, media_type)
-        data = _serialise(response, media_type, self.clock())
+        if self._write(name, _serialise(response, media_type, self.clock())):
+            logger.debug("cache write: %s (%s) -> %s", url, media_type, name)
+
+    def _write(self, name: str, data: bytes) -> bool:
+        """Replace the file ``name`` atomically; on failure remove it and warn once."""
         temp_path: str | None = None
         try:
             descriptor, temp_path = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=self.directory)
@@ -486,11 +545,11 @@ class HTTPCache:
         except (OSError, ValueError) as error:
             if temp_path is not None:
                 _remove_quietly(temp_path)
-            # The old entry no longer matches what the server said.
+            # The old file no longer matches what should be there.
             _remove_quietly(self.directory / name)
             self._warn_once(error)
-            return
-        logger.debug("cache write: %s (%s) -> %s", url, media_type, name)
+            return False
+        return True
 
     def _unlink(self, name: str) -> None:
         try:
@@ -513,6 +572,12 @@ class HTTPCache:
             self.directory,
             reason,
         )
+
+
+def _blob_file_name(name: str) -> str:
+    if not isinstance(name, str) or not _BLOB_NAME.fullmatch(name):
+        raise ValueError(f"invalid cache blob name {name!r}")
+    return name
 
 
 def _write_all(descriptor: int, data: bytes) -> None:

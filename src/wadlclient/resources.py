@@ -28,7 +28,6 @@ belongs to the thread that opened it.
 from __future__ import annotations
 
 import enum
-import hashlib
 import io
 import json
 import os
@@ -51,7 +50,17 @@ from wadlclient.errors import (
     WADLError,
 )
 from wadlclient.http import HTTPResponse, Transport
-from wadlclient.wadl import Application, Method, Param, Representation, fragment_of, parse_wadl
+from wadlclient.wadl import (
+    Application,
+    Method,
+    Param,
+    Representation,
+    dump_model,
+    fragment_of,
+    load_model,
+    parse_wadl,
+    wadl_digest,
+)
 
 __all__ = [
     "EXAMPLE_WADL_MEDIA_TYPE",
@@ -290,19 +299,39 @@ class _Schema:
 
 
 _MODEL_LOCK = threading.Lock()
-_MODELS: OrderedDict[tuple[str, bytes], _Schema] = OrderedDict()
+_MODELS: OrderedDict[tuple[str, str], _Schema] = OrderedDict()
 _MODELS_KEPT = 8
 
 
-def _schema_for(content: bytes, url: str) -> _Schema:
-    """Parse a WADL document once per process (keyed by URL and content digest)."""
-    key = (url, hashlib.blake2b(content, digest_size=20).digest())
+def _schema_for(content: bytes, url: str, cache: HTTPCache | None) -> _Schema:
+    """The model of a WADL document, parsed once per process and once per cache.
+
+    Keyed by URL and the digest of the document: in this process a model
+    is reused as is; in ``cache`` it is persisted (`wadl.dump_model`) beside
+    the cached WADL, so a later start loads it instead of parsing the XML.
+    A persisted model that is missing, damaged, foreign or made for another
+    URL is ignored and replaced; another document has another digest, so an
+    old model is never used for a changed WADL.
+    """
+    digest = wadl_digest(content)
+    key = (url, digest)
     with _MODEL_LOCK:
         schema = _MODELS.get(key)
         if schema is not None:
             _MODELS.move_to_end(key)
             return schema
-    schema = _Schema(parse_wadl(content, url))
+    blob_name = f"wadl-model-{digest}"
+    app = None
+    if cache is not None:
+        blob = cache.get_blob(blob_name)
+        app = load_model(blob) if blob is not None else None
+        if app is not None and app.url != url:
+            app = None
+    if app is None:
+        app = parse_wadl(content, url)
+        if cache is not None:
+            cache.put_blob(blob_name, dump_model(app))
+    schema = _Schema(app)
     with _MODEL_LOCK:
         _MODELS[key] = schema
         while len(_MODELS) > _MODELS_KEPT:
@@ -1154,7 +1183,8 @@ class ServiceRoot(Resource):
         object.__setattr__(self, "credentials", authorizer)
         object.__setattr__(self, "_transport", transport)
         try:
-            object.__setattr__(self, "_schema", self._load_wadl(url, wadl_media_type))
+            schema = self._load_wadl(url, wadl_media_type, http_cache)
+            object.__setattr__(self, "_schema", schema)
             document = transport.request("GET", url).json()
         except BaseException:
             transport.close()
@@ -1167,7 +1197,7 @@ class ServiceRoot(Resource):
             type_link = self._schema.app.root_resource_type or "service-root"
         super().__init__(self, url, self._schema.type_info(type_link), document)
 
-    def _load_wadl(self, url: str, preferred: str) -> _Schema:
+    def _load_wadl(self, url: str, preferred: str, cache: HTTPCache) -> _Schema:
         """GET the WADL, trying the other WADL media type once if the first fails."""
         others = [t for t in _WADL_MEDIA_TYPES if t != preferred]
         problems: list[str] = []
@@ -1184,7 +1214,7 @@ class ServiceRoot(Resource):
                 problems.append(f"{accept}: answered {media_type or 'no Content-Type'}")
                 continue
             try:
-                return _schema_for(response.content, url)
+                return _schema_for(response.content, url, cache)
             except WADLError as error:
                 problems.append(f"{accept}: {error}")
         raise WADLError(f"{url} did not serve a WADL description ({'; '.join(problems)})")

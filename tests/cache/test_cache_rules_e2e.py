@@ -79,7 +79,8 @@ def test_rule1_default_cache_is_a_temporary_directory_removed_at_exit(
         check=True,
     )
 
-    assert int(result.stdout) == 2  # the root's WADL and JSON, while it ran
+    # The root's WADL and JSON, and the WADL's compiled model, while it ran.
+    assert int(result.stdout) == 3
     assert list(tmp_path.iterdir()) == []
 
 
