@@ -485,6 +485,15 @@ class HTTPCache:
             self._unlink(self.filename(url, each))
             logger.debug("cache delete: %s (%s)", url, each)
 
+    @property
+    def is_private(self) -> bool:
+        """Whether this is a private temporary directory (removed at exit)."""
+        return self._remove_directory is not None or self._closed
+
+    def has_blob(self, name: str) -> bool:
+        """Whether a blob called ``name`` is stored (without reading it)."""
+        return not self._closed and os.path.isfile(self.directory / _blob_file_name(name))
+
     def get_blob(self, name: str) -> bytes | None:
         """The bytes stored with `put_blob` under ``name``, or None.
 

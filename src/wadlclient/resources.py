@@ -307,29 +307,35 @@ def _schema_for(content: bytes, url: str, cache: HTTPCache | None) -> _Schema:
     """The model of a WADL document, parsed once per process and once per cache.
 
     Keyed by URL and the digest of the document: in this process a model
-    is reused as is; in ``cache`` it is persisted (`wadl.dump_model`) beside
-    the cached WADL, so a later start loads it instead of parsing the XML.
-    A persisted model that is missing, damaged, foreign or made for another
-    URL is ignored and replaced; another document has another digest, so an
-    old model is never used for a changed WADL.
+    is reused as is; in a persistent ``cache`` it is stored
+    (`wadl.dump_model`) beside the cached WADL, so a later process loads
+    it instead of parsing the XML. A private temporary cache gets none: it
+    dies with the process, which has the model in memory. A persisted
+    model that is missing, damaged, foreign or made for another URL is
+    ignored and replaced; a changed document has another digest, so an old
+    model is never used for it.
     """
     digest = wadl_digest(content)
     key = (url, digest)
+    blob_name = f"wadl-model-{digest}"
+    persist = cache is not None and not cache.is_private
     with _MODEL_LOCK:
         schema = _MODELS.get(key)
         if schema is not None:
             _MODELS.move_to_end(key)
-            return schema
-    blob_name = f"wadl-model-{digest}"
+    if schema is not None:
+        if cache is not None and persist and not cache.has_blob(blob_name):
+            cache.put_blob(blob_name, dump_model(schema.app))
+        return schema
     app = None
-    if cache is not None:
+    if cache is not None and persist:
         blob = cache.get_blob(blob_name)
         app = load_model(blob) if blob is not None else None
         if app is not None and app.url != url:
             app = None
     if app is None:
         app = parse_wadl(content, url)
-        if cache is not None:
+        if cache is not None and persist:
             cache.put_blob(blob_name, dump_model(app))
     schema = _Schema(app)
     with _MODEL_LOCK:

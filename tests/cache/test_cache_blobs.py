@@ -91,3 +91,11 @@ def test_a_closed_private_cache_has_no_blobs() -> None:
     cache.put_blob("model", b"data")
 
     assert cache.get_blob("model") is None
+
+
+def test_has_blob_tells_without_reading() -> None:
+    cache = HTTPCache()
+    cache.put_blob("model", b"data")
+
+    assert cache.has_blob("model")
+    assert not cache.has_blob("other")

@@ -159,3 +159,27 @@ def test_a_model_made_for_another_url_is_not_used(
         assert root.cookbooks.lp_operations
 
     assert parses == [cookbook_service.base_url + "1.0/"]
+
+
+def test_a_private_temporary_cache_gets_no_model(
+    cookbook_service: RunningService, parses: list[str | None]
+) -> None:
+    private = HTTPCache()  # what cache=None makes
+
+    with ServiceRoot(None, cookbook_service.base_url, cache=private):
+        assert model_blobs(private.directory) == []
+
+    assert parses == [cookbook_service.base_url + "1.0/"]
+
+
+def test_a_model_known_in_memory_is_stored_in_a_new_cache_directory(
+    cookbook_service: RunningService, tmp_path: Path, parses: list[str | None]
+) -> None:
+    with ServiceRoot(None, cookbook_service.base_url, cache=tmp_path / "one"):
+        pass
+
+    with ServiceRoot(None, cookbook_service.base_url, cache=tmp_path / "two"):
+        pass
+
+    assert len(parses) == 1
+    assert len(model_blobs(tmp_path / "two")) == 1
