@@ -28,9 +28,11 @@ Choices made here (documented because lazr/httplib2 differ or are silent):
   cache is fresh, revalidated, stored, replaced, miss, invalidated, bypass
   or none) and each redirect; INFO for each retry. Header values and bodies
   are never logged.
-- Caching: only a GET answered 200/203 at the requested URL (no redirect) is
-  stored; a PATCH answered 200/209 with JSON stores that representation;
-  any other successful unsafe request invalidates the URL's cached entries.
+- Caching: only a GET answered 200/203 at the requested URL (no redirect),
+  with a validator (ETag, Last-Modified) or a lifetime (max-age, Expires),
+  is stored (a response with neither could never be served again); a PATCH
+  answered 200/209 with JSON stores that representation; any other
+  successful unsafe request invalidates the URL's cached entries.
 """
 
 from __future__ import annotations
@@ -226,6 +228,18 @@ def _retry_after(value: str | None, now: float) -> float | None:
     except (TypeError, ValueError, IndexError):
         return None
     return max(0.0, when.timestamp() - now)
+
+
+def _reusable(headers: httpx.Headers) -> bool:
+    """Whether a cache could ever serve this response: it has a validator or a lifetime.
+
+    Without ``ETag``, ``Last-Modified``, ``max-age`` or ``Expires`` a stored
+    copy could neither be served fresh nor revalidated, so writing it is
+    pure cost (a lazr.restful collection page is such a response).
+    """
+    if "etag" in headers or "last-modified" in headers or "expires" in headers:
+        return True
+    return any("max-age" in value.lower() for value in headers.get_list("cache-control"))
 
 
 def _describe(exc: httpx.TransportError) -> str:
@@ -439,7 +453,9 @@ class Transport:
             self._log_exchange(method, final_url, status, "none")
             raise UnexpectedResponseError(response, content)
 
-        disposition = self._update_cache(cache, method, url, final_url, accept, response)
+        disposition = self._update_cache(
+            cache, method, url, final_url, accept, response, cached is not None
+        )
         if disposition == "stored" and cached is not None:
             disposition = "replaced"
         self._log_exchange(method, final_url, status, disposition)
@@ -453,6 +469,7 @@ class Transport:
         final_url: str,
         accept: str,
         response: httpx.Response,
+        had_entry: bool,
     ) -> str:
         """Store or invalidate after a successful exchange; say what was done."""
         if cache is None:
@@ -461,8 +478,11 @@ class Transport:
         same_url = final_url == url
         if method == "GET":
             if status in _CACHEABLE_STATUSES and same_url:
-                cache.put(url, accept, response, response.content)
-                return "stored"
+                if _reusable(response.headers):
+                    cache.put(url, accept, response, response.content)
+                    return "stored"
+                if had_entry:
+                    cache.delete(url, accept)
             return "miss"
         if method in _SAFE_METHODS:
             return "bypass"

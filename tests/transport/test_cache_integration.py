@@ -208,3 +208,28 @@ def test_a_replaced_representation_is_logged_as_replaced(
 
     lines = [r.getMessage() for r in caplog.records if r.name == "wadlclient.http"]
     assert lines == [f"GET {url} -> 200 (cache: replaced)"]
+
+
+def test_a_response_with_no_validator_and_no_lifetime_is_not_written(
+    scripted, make_transport, cache
+):
+    """It could never be served again (a collection page is such a response)."""
+    transport = make_transport(cache=cache)
+    url = scripted.url + "/echo"
+
+    transport.request("GET", url)
+
+    assert cache.get(url, JSON) is None
+    assert list(cache.directory.iterdir()) == []
+
+
+def test_a_response_with_a_validator_or_a_lifetime_is_written(scripted, make_transport, cache):
+    transport = make_transport(cache=cache)
+    with_etag = scripted.url + "/entry"
+    with_lifetime = scripted.url + "/etag/lifetime?max_age=300"
+
+    transport.request("GET", with_etag)
+    transport.request("GET", with_lifetime)
+
+    assert cache.get(with_etag, JSON) is not None
+    assert cache.get(with_lifetime, JSON) is not None
