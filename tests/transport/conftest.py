@@ -11,6 +11,7 @@ server for faults below HTTP (a dropped connection, no answer at all).
 from __future__ import annotations
 
 import asyncio
+import gzip
 import socket
 import threading
 import time
@@ -41,6 +42,7 @@ class Seen:
     headers: dict[str, str]
     body: bytes
     client_port: int
+    header_list: tuple[tuple[str, str], ...] = ()  # as received: repeats and order kept
 
 
 @dataclass
@@ -75,6 +77,7 @@ def _build_app(state: ScriptedServer) -> Starlette:
             headers={k.lower(): v for k, v in request.headers.items()},
             body=body,
             client_port=request.client.port if request.client else 0,
+            header_list=tuple((k.lower(), v) for k, v in request.headers.items()),
         )
         with state.lock:
             state.seen.append(seen)
@@ -163,6 +166,13 @@ def _build_app(state: ScriptedServer) -> Starlette:
         await record(request)
         return JSONResponse({}, headers={"Set-Cookie": "session=abc; Path=/"})
 
+    async def gzipped(request: Request) -> Response:
+        await record(request)
+        body = gzip.compress(b'{"compressed": true}')
+        return Response(
+            body, media_type="application/json", headers={"Content-Encoding": "gzip"}
+        )
+
     async def slow(request: Request) -> Response:
         await record(request)
         await asyncio.sleep(float(request.query_params.get("seconds", "1")))
@@ -180,6 +190,7 @@ def _build_app(state: ScriptedServer) -> Starlette:
         Route("/always-304", always_304),
         Route("/entry", entry, methods=ALL_METHODS),
         Route("/slow", slow),
+        Route("/gzip", gzipped),
         Route("/cookie", cookie),
     ]
     return Starlette(routes=routes)
