@@ -26,6 +26,26 @@ EXAMPLE_WADL_TYPE = "application/vnd.example.wadl+xml"
 SUN_WADL_TYPE = "application/vnd.sun.wadl+xml"
 
 
+PYCACHE_DIR = SCRATCH_ROOT / "pycache"
+
+
+def measured_env() -> dict[str, str]:
+    """The environment of every process that runs a client under measurement.
+
+    Both libraries must import from compiled bytecode, as they do after a
+    ``pip install``. A machine that sets ``PYTHONDONTWRITEBYTECODE`` (this one
+    does) would otherwise recompile wadlclient's editable sources on every
+    import while lazr.restfulclient reads its installed ``.pyc`` files. So the
+    variable is dropped and bytecode goes to a private tree
+    (``PYTHONPYCACHEPREFIX``), leaving the source tree untouched; the
+    warm-up samples fill it.
+    """
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE_DIR)
+    return env
+
+
 def shared_data_dir() -> Path:
     """The team's shared data: ``$WADLCLIENT_SHARED_DIR``, ``../shared``, ``/work/shared``.
 

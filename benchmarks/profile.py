@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from benchmarks.child import IMPORT_NAMES
-from benchmarks.config import OURS, SCRATCH_ROOT, Workload, full_plan
+from benchmarks.config import OURS, SCRATCH_ROOT, Workload, full_plan, measured_env
 
 
 def _print_stats(profile: cProfile.Profile, top: int) -> None:
@@ -62,27 +62,30 @@ def _base_url(workload: Workload, scratch: Path, client: str) -> Iterator[tuple[
         yield server.base_url, cache
 
 
-def _profile_start_in_child(client: str, base_url: str, cache: Path, top: int) -> None:
-    """Profile ``ServiceRoot(...)`` in a new interpreter, as ``benchmarks.child`` times it.
+def _profile_in_child(workload: str, client: str, base_url: str, cache: Path, top: int) -> None:
+    """Profile an import or a ``ServiceRoot(...)`` in a new interpreter, as the harness times it.
 
     This process has imported httpx (and httpcore) to run the servers; a start
     profiled here would hide the lazy imports a real first start pays for.
+    The child gets the harness's bytecode settings (``measured_env``).
     """
     subprocess.run(
-        [sys.executable, "-m", "benchmarks.profile", "--start-only",
+        [sys.executable, "-m", "benchmarks.profile", "--in-child",
          "--client", client, "--base-url", base_url, "--cache", str(cache),
-         "--top", str(top), "cold_start"],
-        check=True,
+         "--top", str(top), workload],
+        check=True, env=measured_env(),
     )  # fmt: skip
 
 
-def _start_only(client: str, base_url: str, cache: Path, top: int) -> None:
-    importlib.import_module(IMPORT_NAMES[client])
-    from benchmarks.clients import make_driver
-
-    driver = make_driver(client)
+def _in_child(workload: str, client: str, base_url: str, cache: Path, top: int) -> None:
     profiler = cProfile.Profile()
-    profiler.runcall(driver.start, base_url, cache)
+    if workload == "import":
+        profiler.runcall(importlib.import_module, IMPORT_NAMES[client])
+    else:
+        importlib.import_module(IMPORT_NAMES[client])
+        from benchmarks.clients import make_driver
+
+        profiler.runcall(make_driver(client).start, base_url, cache)
     _print_stats(profiler, top)
 
 
@@ -91,13 +94,9 @@ def profile(workload: Workload, client: str, top: int) -> None:
     scratch = Path(tempfile.mkdtemp(prefix="profile-", dir=SCRATCH_ROOT))
     profiler = cProfile.Profile()
     try:
-        if workload.key == "import":
-            profiler.runcall(importlib.import_module, IMPORT_NAMES[client])
-            _print_stats(profiler, top)
-            return
         with _base_url(workload, scratch, client) as (base_url, cache):
             if workload.kind == "fresh":
-                _profile_start_in_child(client, base_url, cache, top)
+                _profile_in_child(workload.key, client, base_url, cache, top)
                 return
             from benchmarks.clients import make_driver
             from benchmarks.worker import operation
@@ -121,12 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--client", default=OURS, choices=sorted(IMPORT_NAMES))
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--params", default="{}", help="JSON overrides of the workload sizes")
-    parser.add_argument("--start-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--in-child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--base-url", help=argparse.SUPPRESS)
     parser.add_argument("--cache", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.start_only:
-        _start_only(args.client, args.base_url, args.cache, args.top)
+    if args.in_child:
+        _in_child(args.workload, args.client, args.base_url, args.cache, args.top)
         return 0
     workload = workloads[args.workload]
     overrides = json.loads(args.params)

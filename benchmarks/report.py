@@ -246,6 +246,11 @@ def method_notes(plan: Plan) -> list[str]:
         "(the 1.5 MB Launchpad WADL, `max-age` one year); the server is then stopped, so a "
         "warm start that sent any request would fail the run.",
         "Each entry read during iteration and slicing has one field (`id`) read.",
+        "Bytecode: measured processes run without `PYTHONDONTWRITEBYTECODE` and with "
+        "`PYTHONPYCACHEPREFIX=.bench-tmp/pycache`, primed before timing, so both libraries "
+        "import from compiled bytecode as after a `pip install` (this machine sets "
+        "`PYTHONDONTWRITEBYTECODE=1`, which made wadlclient's editable sources recompile "
+        "on every import while lazr.restfulclient read its installed `.pyc` files).",
     ]
     for workload in plan.workloads:
         samples = workload.rounds * workload.values

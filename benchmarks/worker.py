@@ -25,7 +25,7 @@ import httpx
 import pyperf  # type: ignore[import-untyped]
 
 from benchmarks.clients import VERSION, Driver, make_driver
-from benchmarks.config import REPO_ROOT, SCRATCH_ROOT
+from benchmarks.config import REPO_ROOT, SCRATCH_ROOT, measured_env
 
 #: Worker options forwarded when pyperf itself spawns worker processes.
 _FORWARDED = ("workload", "client", "base_url", "cache", "params")
@@ -47,6 +47,7 @@ def _child_seconds(workload: str, client: str, base_url: str, cache: Path) -> fl
         text=True,
         timeout=300,
         check=False,
+        env=measured_env(),
     )
     if completed.returncode != 0:
         raise RuntimeError(
