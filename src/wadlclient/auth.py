@@ -13,20 +13,24 @@ library is read by the other.
 from __future__ import annotations
 
 import base64
-import configparser
 import contextlib
+import functools
 import io
 import os
 import tempfile
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from oauthlib import oauth1
-from oauthlib.oauth1.rfc5849 import signature as oauth_signature
-
 from wadlclient.errors import CredentialsError, CredentialsFileError
+
+if TYPE_CHECKING:
+    import configparser
+
+# oauthlib and configparser are imported when first needed (an OAuth
+# signature, a credentials file): most scripts use neither, and importing
+# them costs every ``import wadlclient`` several milliseconds.
 
 __all__ = [
     "CREDENTIALS_FILE_VERSION",
@@ -47,6 +51,8 @@ SIGNATURE_HMAC_SHA1 = "HMAC-SHA1"
 _SIGNATURE_METHODS = (SIGNATURE_PLAINTEXT, SIGNATURE_HMAC_SHA1)
 
 _FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
+#: oauthlib's ``oauth1.SIGNATURE_TYPE_AUTH_HEADER``: the parameters go in ``Authorization``.
+_SIGNATURE_TYPE_AUTH_HEADER = "AUTH_HEADER"
 _FILE_KEYS = ("consumer_key", "consumer_secret", "access_token", "access_secret")
 
 _OAuthT = TypeVar("_OAuthT", bound="OAuthAuthorizer")
@@ -72,28 +78,37 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
     return None
 
 
-class _QuietClient(oauth1.Client):  # type: ignore[misc]
+@functools.cache
+def _quiet_client_class() -> Any:
     """oauthlib's Client without its DEBUG lines, which print the signature.
 
     The HMAC computation is oauthlib's own (the same functions, in the same
-    order); only the logging between the steps is left out.
+    order); only the logging between the steps is left out. The class is
+    made on first use, so that oauthlib is imported only by code that signs.
     """
+    from oauthlib import oauth1
+    from oauthlib.oauth1.rfc5849 import signature as oauth_signature
 
-    def get_oauth_signature(self, request: Any) -> str:
-        if self.signature_method == SIGNATURE_PLAINTEXT:
-            return str(
-                oauth_signature.sign_plaintext(self.client_secret, self.resource_owner_secret)
+    class QuietClient(oauth1.Client):  # type: ignore[misc]
+        def get_oauth_signature(self, request: Any) -> str:
+            if self.signature_method == SIGNATURE_PLAINTEXT:
+                return str(
+                    oauth_signature.sign_plaintext(
+                        self.client_secret, self.resource_owner_secret
+                    )
+                )
+            uri, headers, body = self._render(request)
+            params = oauth_signature.collect_parameters(
+                uri_query=urlsplit(uri).query, body=body, headers=headers
             )
-        uri, headers, body = self._render(request)
-        params = oauth_signature.collect_parameters(
-            uri_query=urlsplit(uri).query, body=body, headers=headers
-        )
-        base_string = oauth_signature.signature_base_string(
-            request.http_method,
-            oauth_signature.base_string_uri(uri, headers.get("Host", None)),
-            oauth_signature.normalize_parameters(params),
-        )
-        return str(oauth_signature.sign_hmac_sha1_with_client(base_string, self))
+            base_string = oauth_signature.signature_base_string(
+                request.http_method,
+                oauth_signature.base_string_uri(uri, headers.get("Host", None)),
+                oauth_signature.normalize_parameters(params),
+            )
+            return str(oauth_signature.sign_hmac_sha1_with_client(base_string, self))
+
+    return QuietClient
 
 
 class HttpAuthorizer:
@@ -237,13 +252,13 @@ class OAuthAuthorizer(HttpAuthorizer):
         if self.consumer is None:
             raise CredentialsError("OAuthAuthorizer has no consumer to sign requests with")
         token = self.access_token if self.access_token is not None else AccessToken("", "")
-        client = _QuietClient(
+        client = _quiet_client_class()(
             self.consumer.key,
             client_secret=self.consumer.secret,
             resource_owner_key=token.key or None,
             resource_owner_secret=token.secret,
             signature_method=self.signature_method,
-            signature_type=oauth1.SIGNATURE_TYPE_AUTH_HEADER,
+            signature_type=_SIGNATURE_TYPE_AUTH_HEADER,
             realm=self.oauth_realm,
         )
         # Only a form-encoded body is signed (RFC 5849 3.4.1.3.1); other
@@ -352,6 +367,8 @@ class OAuthAuthorizer(HttpAuthorizer):
             "access_token": self.access_token.key,
             "access_secret": self.access_token.secret,
         }
+        import configparser
+
         parser = configparser.ConfigParser()
         parser.add_section(CREDENTIALS_FILE_VERSION)
         for key, value in values.items():
@@ -382,6 +399,8 @@ def _read_credentials(readable: IO[str], name: str) -> dict[str, str]:
 
     def malformed(reason: str) -> CredentialsFileError:
         return CredentialsFileError(f"malformed credentials file {name}: {reason}")
+
+    import configparser
 
     parser = configparser.ConfigParser()
     try:
