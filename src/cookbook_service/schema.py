@@ -32,6 +32,15 @@ WADL_MEDIA_TYPES: tuple[str, ...] = (
 VERSIONS: dict[str, int] = {"1.0": 6 * 3600, "devel": 2}
 
 
+#: The WADL ``type`` of a field or parameter kind (kinds not listed have none).
+_XSD_TYPES = {
+    "datetime": "xsd:dateTime",
+    "decimal": "xsd:decimal",
+    "hosted_file": "binary",
+    "binary": "binary",
+}
+
+
 @dataclass(frozen=True)
 class Field:
     """One field of an entry's JSON representation.
@@ -59,9 +68,7 @@ class Field:
     @property
     def xsd_type(self) -> str | None:
         """The ``type`` attribute of the field's WADL param, if any."""
-        return {"datetime": "xsd:dateTime", "decimal": "xsd:decimal", "hosted_file": "binary"}.get(
-            self.kind
-        )
+        return _XSD_TYPES.get(self.kind)
 
 
 @dataclass(frozen=True)
@@ -77,9 +84,7 @@ class Param:
 
     @property
     def xsd_type(self) -> str | None:
-        return {"datetime": "xsd:dateTime", "decimal": "xsd:decimal", "binary": "binary"}.get(
-            self.kind
-        )
+        return _XSD_TYPES.get(self.kind)
 
 
 @dataclass(frozen=True)
