@@ -355,7 +355,7 @@ def _start_of(url: str) -> int | None:
     return None
 
 
-def _cancel(pending: deque[tuple[int, Future[dict[str, Any]]]]) -> None:
+def _cancel(pending: deque[tuple[int, Future[Any]]]) -> None:
     """Drop pages requested ahead: those not started never will be."""
     while pending:
         pending.pop()[1].cancel()
@@ -825,25 +825,67 @@ class Collection(Resource):
         return total
 
     def __iter__(self) -> Iterator[Entry]:
-        """Every entry, in order, fetching big pages ahead while the caller reads.
+        """Every entry, in order, fetching pages ahead while the caller reads.
 
         See `_pages_ahead`: pages of up to ``ITERATION_PAGE_SIZE`` entries
         and at most ``PREFETCH_DEPTH`` requests in flight; stopping early
         (``break``, closing or dropping the iterator) cancels what has not
         started and waits for what has, so nothing runs on afterwards.
+
+        Memory stays flat whatever the collection's size: a page fetched
+        for the walk is let go of entry by entry as they are handed out, so
+        an entry the caller drops is freed before the page ends (a first
+        page kept for ``len()`` and slices is read without being emptied).
         """
         with contextlib.closing(self._pages_ahead()) as pages:
-            for page in pages:
-                for document in page["entries"]:
+            for entries, owned in pages:
+                if not owned:
+                    for document in entries:
+                        yield self._entry_for(document)
+                    continue
+                for index, document in enumerate(entries):
+                    entries[index] = None
                     yield self._entry_for(document)
 
-    def _pages_ahead(self) -> Generator[dict[str, Any], None, None]:
-        """The collection's pages in order, the following ones fetched ahead.
+    def _page_text(self, url: str) -> tuple[str, str]:
+        """GET one page and decode it: ``(JSON text, URL)``; its bytes are let go here.
 
-        The first page is the one already held (after ``len()`` or from a
-        named operation), else a GET of the collection asking for a big
-        page. The server decides the size it serves; what it answers is
-        trusted: each page must start where the previous one's
+        Pages fetched ahead wait as text, which takes less than half the
+        memory of the parsed page; the walk parses each when it reaches it.
+        """
+        response = self._root._transport.request("GET", url)
+        content = response.content
+        try:
+            return content.decode(json.detect_encoding(content)), response.url
+        except UnicodeDecodeError as exc:
+            raise ResponseError(
+                f"the response from {response.url} is not UTF-8 text "
+                f"(bad byte at position {exc.start})"
+            ) from exc
+
+    def _parse_page(self, text: str, url: str) -> dict[str, Any]:
+        """The page a `_page_text` holds, checked to be one."""
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ResponseError(
+                f"malformed JSON in the response from {url}: {exc.msg} "
+                f"at line {exc.lineno} column {exc.colno} (char {exc.pos})"
+            ) from exc
+        if not isinstance(document, dict) or not isinstance(document.get("entries"), list):
+            raise ResponseError(f"{url} did not serve a page of a collection")
+        return document
+
+    def _pages_ahead(self) -> Generator[tuple[list[Any], bool], None, None]:
+        """The entries of the collection's pages in order, the following pages fetched ahead.
+
+        Each item is ``(entries, owned)``: ``owned`` lists belong to the
+        walk alone and may be emptied as they are read. The first page is
+        the one already held (after ``len()`` or from a named operation),
+        else a GET of the collection asking for ``ITERATION_PAGE_SIZE``
+        entries; of that one only the total size is kept, for ``len()``.
+        The server decides the size it serves; what it answers is trusted:
+        each page must start where the previous one's
         ``next_collection_link`` points, and the walk ends on the first
         page without one. The pages after it are requested ahead at the
         offsets the server's page size predicts; one that turns out not to
@@ -857,46 +899,54 @@ class Collection(Resource):
         offset-paged listing (a page fetched ahead may show the collection
         a moment earlier).
         """
+        size = self.ITERATION_PAGE_SIZE
         page = self._first_page
+        owned = page is None
         if page is None:
-            url = _with_query(self._url, **{"ws.size": self.ITERATION_PAGE_SIZE})
-            page = self._fetch_page(url)
-            if not page.get("start"):
-                object.__setattr__(self, "_first_page", page)
-        yield page
+            page = self._parse_page(
+                *self._page_text(_with_query(self._url, **{"ws.size": size}))
+            )
+            total_size = page.get("total_size")
+            if not page.get("start") and type(total_size) is int and self._total is None:
+                object.__setattr__(self, "_total", total_size)
         next_url = page.get("next_collection_link")
+        total = page.get("total_size")
+        entries = page["entries"]
+        del page
+        yield entries, owned
         if not isinstance(next_url, str) or not next_url:
             return
-        pending: deque[tuple[int, Future[dict[str, Any]]]] = deque()
+        pending: deque[tuple[int, Future[tuple[str, str]]]] = deque()
         pool: ThreadPoolExecutor | None = None
         try:
-            size = self.ITERATION_PAGE_SIZE
-            total = page.get("total_size")
             while isinstance(next_url, str) and next_url:
                 start = _start_of(next_url)
                 if pending and (start is None or pending[0][0] != start):
                     _cancel(pending)
                 if pending:
-                    page = pending.popleft()[1].result()
+                    page = self._parse_page(*pending.popleft()[1].result())
                 else:
-                    page = self._fetch_page(_with_query(next_url, **{"ws.size": size}))
+                    page = self._parse_page(
+                        *self._page_text(_with_query(next_url, **{"ws.size": size}))
+                    )
                 if start is not None and page.get("start", start) != start:
                     # Not the page the link names: start again from the link.
                     _cancel(pending)
-                    page = self._fetch_page(next_url)
+                    page = self._parse_page(*self._page_text(next_url))
                 entries = page["entries"]
                 next_url = page.get("next_collection_link")
                 if isinstance(page.get("total_size"), int):
                     total = page["total_size"]
+                del page
                 if not isinstance(next_url, str) or not next_url:
-                    yield page
+                    yield entries, True
                     break
                 if entries and len(entries) != size:
                     # The server serves pages of another size: predict with it.
                     _cancel(pending)
                     size = len(entries)
                 following = _start_of(next_url)
-                if following is not None and size > 0:
+                if following is not None and size > 0 and self.PREFETCH_DEPTH > 0:
                     if pool is None:
                         pool = ThreadPoolExecutor(
                             self.PREFETCH_DEPTH, thread_name_prefix="wadlclient-prefetch"
@@ -906,9 +956,10 @@ class Collection(Resource):
                         not isinstance(total, int) or ahead < total
                     ):
                         url = _with_query(next_url, **{"ws.start": ahead, "ws.size": size})
-                        pending.append((ahead, pool.submit(self._fetch_page, url)))
+                        pending.append((ahead, pool.submit(self._page_text, url)))
                         ahead += size
-                yield page
+                yield entries, True
+                del entries
         finally:
             _cancel(pending)
             if pool is not None:
