@@ -183,11 +183,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--chart", type=Path, help="where to write ratios.png")
     parser.add_argument("--json", type=Path, help="where to write the pyperf suite")
     parser.add_argument("--analysis", type=Path, help="markdown appended to RESULTS.md")
+    parser.add_argument(
+        "--from-json", type=Path, help="measure nothing: re-render the report from a pyperf suite"
+    )
     args = parser.parse_args(argv)
     if not args.smoke:
         args.results = args.results or BENCH_DIR / "RESULTS.md"
         args.chart = args.chart or BENCH_DIR / "ratios.png"
-        args.json = args.json or BENCH_DIR / "results.json"
+        args.json = args.json or (None if args.from_json else BENCH_DIR / "results.json")
     return args
 
 
@@ -196,10 +199,41 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
+def rerender(args: argparse.Namespace, plan: Plan) -> int:
+    """Rebuild the table, RESULTS.md and the chart from a saved pyperf suite."""
+    suite = pyperf.BenchmarkSuite.load(str(args.from_json))
+    benches = {bench.get_name(): bench for bench in suite.get_benchmarks()}
+    rows = []
+    for workload in plan.workloads:
+        stats = {
+            client: report.Stats.of(benches[f"{workload.key}:{client}"])
+            for client in CLIENTS
+            if f"{workload.key}:{client}" in benches
+        }
+        if stats:
+            rows.append(report.Row(workload, stats))
+    print(report.text_table(rows))
+    for line in report.flatness_lines(rows):
+        print(f"memory growth, {line}")
+    first, last = zip(*(bench.get_dates() for bench in benches.values()), strict=True)
+    facts = [("measured", f"{min(first):%Y-%m-%d %H:%M} to {max(last):%H:%M} (local time)"),
+             ("rendered from", str(args.from_json))]  # fmt: skip
+    if args.results:
+        analysis = args.analysis.read_text() if args.analysis else ""
+        report.write_markdown(args.results, plan, rows, analysis, facts)
+        print(f"wrote {args.results}")
+    if args.chart:
+        report.write_chart(args.chart, rows)
+        print(f"wrote {args.chart}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     args = parse_args(argv)
     plan = smoke_plan() if args.smoke else full_plan()
+    if args.from_json:
+        return rerender(args, plan)
     selected = tuple(c for c in CLIENTS if c in args.clients.split(","))
     workloads = list(plan.workloads)
     if args.only:
