@@ -124,6 +124,8 @@ def full_plan() -> Plan:
         Workload("import", "import of the package", "fresh", 0.7, values=5),
         Workload("cold_start", "cold start: service root, empty cache", "fresh", 0.8,
                  service="10k", values=5),
+        Workload("script_start", "import + cold start (informational: a script pays both)",
+                 "fresh", None, service="10k", values=3),
         Workload("warm_start", "warm start: Launchpad WADL (1.5 MB), fresh cache, no requests",
                  "fresh", 0.1, floor=False, values=3),
         Workload("iterate", "iterate 10,000 entries, page size 75", "loop", 0.5,

@@ -61,7 +61,8 @@ def fresh_process_timer(
 ) -> Callable[[int], float]:
     """A pyperf time function: each loop is one new interpreter.
 
-    ``cold_start`` gets a new empty cache directory per sample; ``warm_start``
+    ``cold_start`` and ``script_start`` get a new empty cache directory per
+    sample; ``warm_start``
     reuses the prefilled one it was given.
     """
 
@@ -134,7 +135,7 @@ def main() -> None:
     params: dict[str, int] = json.loads(args.params)
     name = f"{args.workload}:{args.client}"
 
-    if args.workload in ("import", "cold_start", "warm_start"):
+    if args.workload in ("import", "cold_start", "script_start", "warm_start"):
         runner.bench_time_func(
             name, fresh_process_timer(args.workload, args.client, args.base_url, args.cache)
         )
