@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import shutil
 import socket
+import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -155,9 +159,7 @@ def _build_app(state: ScriptedServer) -> Starlette:
     async def entry(request: Request) -> Response:
         seen = await record(request)
         if seen.method == "PATCH":
-            return JSONResponse(
-                {"name": "patched"}, status_code=209, headers={"ETag": '"v2"'}
-            )
+            return JSONResponse({"name": "patched"}, status_code=209, headers={"ETag": '"v2"'})
         if seen.method == "DELETE":
             return Response(status_code=200)
         return JSONResponse({"name": "original"}, headers={"ETag": '"v1"'})
@@ -169,9 +171,7 @@ def _build_app(state: ScriptedServer) -> Starlette:
     async def gzipped(request: Request) -> Response:
         await record(request)
         body = gzip.compress(b'{"compressed": true}')
-        return Response(
-            body, media_type="application/json", headers={"Content-Encoding": "gzip"}
-        )
+        return Response(body, media_type="application/json", headers={"Content-Encoding": "gzip"})
 
     async def slow(request: Request) -> Response:
         await record(request)
@@ -334,11 +334,18 @@ def sleeps() -> Sleeps:
 
 
 @pytest.fixture
-def make_transport(sleeps: Sleeps) -> Iterator[Callable[..., Transport]]:
+def pool_kind() -> str:
+    """The pool under `make_transport`: the default one, unless a test parametrises this."""
+    return "stdlib"
+
+
+@pytest.fixture
+def make_transport(sleeps: Sleeps, pool_kind: str) -> Iterator[Callable[..., Transport]]:
     """Factory for transports that never really sleep; all closed afterwards."""
     made: list[Transport] = []
 
     def make(**options: Any) -> Transport:
+        options.setdefault("pool", pool_kind)
         options.setdefault("authorizer", None)
         options.setdefault("cache", None)
         options.setdefault("timeout", None)
@@ -363,3 +370,38 @@ def recording_authorizer() -> RecordingAuthorizer:
 def authorizer_with_params() -> Callable[[dict[str, str]], RecordingAuthorizer]:
     """Factory: a recording authorizer whose ``user_agent_params`` are given."""
     return RecordingAuthorizer
+
+
+@pytest.fixture
+def self_signed_tls_port(tmp_path: Path) -> Iterator[int]:
+    """A TLS listener on loopback with a self-signed certificate; serves one handshake."""
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command to make a certificate")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(5)
+    port = listener.getsockname()[1]
+
+    def serve_one_handshake() -> None:
+        try:
+            connection, _ = listener.accept()
+        except OSError:
+            return
+        try:
+            with context.wrap_socket(connection, server_side=True):
+                pass
+        except (ssl.SSLError, OSError):
+            pass  # the client is expected to abort the handshake
+
+    thread = threading.Thread(target=serve_one_handshake, daemon=True)
+    thread.start()
+    yield port
+    listener.close()
+    thread.join(timeout=5)

@@ -13,6 +13,9 @@ import pytest
 
 from wadlclient.errors import TransportError
 
+# Run against both connection pools: the http.client one (default) and httpx's.
+pytestmark = pytest.mark.parametrize("pool_kind", ["stdlib", "httpx"])
+
 
 def _closed_port() -> int:
     sock = socket.socket()

@@ -7,6 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
+# Run against both connection pools: the http.client one (default) and httpx's.
+pytestmark = pytest.mark.parametrize("pool_kind", ["stdlib", "httpx"])
+
 
 def test_sequential_requests_reuse_one_connection(scripted, make_transport):
     transport = make_transport()

@@ -6,7 +6,10 @@ each absolute-form request to its target and records the request line.
 
 from __future__ import annotations
 
+import base64
 import http.client
+import select
+import socket
 import threading
 import urllib.parse
 from collections.abc import Iterator
@@ -15,6 +18,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from wadlclient.errors import TransportError
+
+# Run against both connection pools: the http.client one (default) and httpx's.
+pytestmark = pytest.mark.parametrize("pool_kind", ["stdlib", "httpx"])
+
 PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
 
 
@@ -22,6 +30,7 @@ PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
 class ForwardProxy:
     url: str
     seen: list[str] = field(default_factory=list)
+    credentials: list[str | None] = field(default_factory=list)  # Proxy-Authorization
 
 
 class _Relay(BaseHTTPRequestHandler):
@@ -30,6 +39,7 @@ class _Relay(BaseHTTPRequestHandler):
 
     def _relay(self) -> None:
         self.proxy.seen.append(f"{self.command} {self.path}")
+        self.proxy.credentials.append(self.headers.get("Proxy-Authorization"))
         target = urllib.parse.urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else None
@@ -54,6 +64,28 @@ class _Relay(BaseHTTPRequestHandler):
         self.wfile.write(content)
 
     do_GET = do_POST = _relay
+
+    def do_CONNECT(self) -> None:
+        """Open a tunnel to ``host:port`` and pass bytes both ways until one side closes."""
+        self.proxy.seen.append(f"CONNECT {self.path}")
+        self.proxy.credentials.append(self.headers.get("Proxy-Authorization"))
+        host, _, port = self.path.rpartition(":")
+        upstream = socket.create_connection((host, int(port)), timeout=5)
+        self.send_response(200, "Connection established")
+        self.end_headers()
+        self.wfile.flush()
+        client = self.connection
+        with upstream:
+            while True:
+                ready, _, _ = select.select([client, upstream], [], [], 5)
+                if not ready:
+                    return
+                for side in ready:
+                    data = side.recv(65536)
+                    if not data:
+                        return
+                    (upstream if side is client else client).sendall(data)
+        self.close_connection = True
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the test reads ``seen`` instead."""
@@ -132,3 +164,30 @@ def test_a_https_proxy_setting_leaves_plain_http_direct(
 
     assert forward_proxy.seen == []
     assert len(scripted.requests()) == 1
+
+
+def test_https_through_a_proxy_is_tunnelled_and_still_verified(
+    make_transport, forward_proxy, clean_proxy_environment, self_signed_tls_port
+):
+    clean_proxy_environment.setenv("HTTPS_PROXY", forward_proxy.url)
+    transport = make_transport(max_retries=0)
+    url = f"https://127.0.0.1:{self_signed_tls_port}/"
+
+    with pytest.raises(TransportError) as caught:
+        transport.request("GET", url)
+
+    assert forward_proxy.seen == [f"CONNECT 127.0.0.1:{self_signed_tls_port}"]
+    assert "CERTIFICATE_VERIFY_FAILED" in str(caught.value)
+
+
+def test_credentials_in_the_proxy_url_are_sent_to_the_proxy(
+    scripted, make_transport, forward_proxy, clean_proxy_environment
+):
+    with_credentials = forward_proxy.url.replace("http://", "http://ann:s%40cret@")
+    clean_proxy_environment.setenv("HTTP_PROXY", with_credentials)
+    transport = make_transport()
+
+    transport.request("GET", scripted.url + "/echo")
+
+    expected = "Basic " + base64.b64encode(b"ann:s@cret").decode("ascii")
+    assert forward_proxy.credentials == [expected]

@@ -8,6 +8,9 @@ import pytest
 
 from wadlclient.errors import TransportError
 
+# Run against both connection pools: the http.client one (default) and httpx's.
+pytestmark = pytest.mark.parametrize("pool_kind", ["stdlib", "httpx"])
+
 
 @pytest.mark.parametrize("code", [301, 302, 303, 307, 308])
 def test_each_redirect_status_is_followed_to_the_final_url(scripted, make_transport, code):

@@ -8,6 +8,9 @@ import pytest
 
 from wadlclient.errors import ResponseError
 
+# Run against both connection pools: the http.client one (default) and httpx's.
+pytestmark = pytest.mark.parametrize("pool_kind", ["stdlib", "httpx"])
+
 
 def test_response_carries_status_reason_headers_body_and_final_url(scripted, make_transport):
     transport = make_transport()

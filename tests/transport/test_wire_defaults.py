@@ -6,6 +6,11 @@ these are the defaults a client would otherwise have added for it.
 
 from __future__ import annotations
 
+import pytest
+
+# Run against both connection pools: the http.client one (default) and httpx's.
+pytestmark = pytest.mark.parametrize("pool_kind", ["stdlib", "httpx"])
+
 
 def test_requests_ask_for_compressed_answers(scripted, make_transport):
     transport = make_transport()
