@@ -273,3 +273,18 @@ def test_a_closed_pool_refuses_requests(scripted):
 def test_an_unknown_pool_name_is_refused(make_transport):
     with pytest.raises(ValueError, match="pool must be"):
         make_transport(pool="urllib3")
+
+
+@pytest.mark.parametrize("pool_kind", ["stdlib", "httpx"])
+@pytest.mark.parametrize(
+    "headers",
+    [{"X-Note": "a\r\nX-Injected: 1"}, {"X-Note": "a\nb"}, {"X-Bad Name": "a"}],
+    ids=["crlf-in-value", "lf-in-value", "space-in-name"],
+)
+def test_a_header_that_could_split_the_request_is_refused_unsent(scripted, make_transport, headers):
+    transport = make_transport()
+
+    with pytest.raises(TransportError):
+        transport.request("GET", scripted.url + "/echo", headers=headers)
+
+    assert scripted.requests() == []
