@@ -446,6 +446,10 @@ def _is_dropped(connection: _Connection) -> bool:
     if sock is None:
         return True
     try:
+        if hasattr(select, "poll"):  # select() refuses descriptors above FD_SETSIZE
+            poller = select.poll()
+            poller.register(sock, select.POLLIN)
+            return bool(poller.poll(0))
         readable, _, _ = select.select([sock], [], [], 0)
     except (OSError, ValueError):
         return True
