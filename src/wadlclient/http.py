@@ -532,7 +532,7 @@ class _StdlibPools(httpx.BaseTransport):
             return self._exchange(route, connection, request, timeouts, reused)
         except _Stale as stale:
             if request.method not in _IDEMPOTENT_METHODS:
-                raise stale.error from stale.error.__cause__
+                raise stale.error from stale.__cause__
         connection = self._connect(route, timeouts, request)
         try:
             return self._exchange(route, connection, request, timeouts, False)
