@@ -700,7 +700,7 @@ class Collection(Resource):
 
     collection_of: ClassVar[str | None] = None
     #: The page size iteration asks for (the server may serve fewer per page).
-    ITERATION_PAGE_SIZE: ClassVar[int] = 300
+    ITERATION_PAGE_SIZE: ClassVar[int] = 150
     #: Pages iteration requests ahead of the one being read.
     PREFETCH_DEPTH: ClassVar[int] = 2
 

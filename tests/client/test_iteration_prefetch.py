@@ -40,7 +40,8 @@ def test_a_for_loop_asks_the_collection_path_for_a_big_page(
         ids = [recipe.id for recipe in root.recipes]
 
     assert len(ids) == len(set(ids)) > 5  # more than the server's default page of 5
-    assert wire_with_query(cookbook_service) == [("GET", "/1.0/recipes", "ws.size=300", 200)]
+    size = Collection.ITERATION_PAGE_SIZE
+    assert wire_with_query(cookbook_service) == [("GET", "/1.0/recipes", f"ws.size={size}", 200)]
 
 
 def test_iteration_over_pages_not_dividing_the_size_yields_each_entry_once_in_order(
