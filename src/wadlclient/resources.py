@@ -347,9 +347,21 @@ def _schema_for(content: bytes, url: str, cache: HTTPCache | None) -> _Schema:
     return schema
 
 
+def _query_of(url: str) -> tuple[str, str, str]:
+    """``(before "?", query, "#fragment" or "")``, split as `urllib.parse.urlsplit` does.
+
+    Page URLs are new with every page: splitting them by hand keeps them
+    out of ``urlsplit``'s process-wide memo (128 URLs, ~0.4 KiB each),
+    which would otherwise fill up with page URLs during a long walk.
+    """
+    url, hash_mark, fragment = url.partition("#")
+    base, _, query = url.partition("?")
+    return base, query, hash_mark + fragment
+
+
 def _start_of(url: str) -> int | None:
     """The ``ws.start`` of a page URL (None when absent or not a number)."""
-    for name, value in urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query):
+    for name, value in urllib.parse.parse_qsl(_query_of(url)[1]):
         if name == "ws.start":
             return int(value) if value.isdigit() else None
     return None
@@ -368,14 +380,15 @@ def _media_type(response: HTTPResponse) -> str:
 
 def _with_query(url: str, **values: object) -> str:
     """``url`` with the given query variables set (others kept, in order)."""
-    parts = urllib.parse.urlsplit(url)
-    query = [
+    base, query, fragment = _query_of(url)
+    pairs = [
         (k, v)
-        for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+        for k, v in urllib.parse.parse_qsl(query, keep_blank_values=True)
         if k not in values
     ]
-    query += [(k, str(v)) for k, v in values.items()]
-    return str(urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query))))
+    pairs += [(k, str(v)) for k, v in values.items()]
+    query = urllib.parse.urlencode(pairs)
+    return f"{base}?{query}{fragment}" if query else f"{base}{fragment}"
 
 
 # --------------------------------------------------------------------------
