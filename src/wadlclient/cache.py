@@ -120,7 +120,10 @@ def cache_key(url: str, media_type: str) -> str:
     return f"{_normalise_url(url)}-{_percent_encode_non_ascii(media_type)}"
 
 
-@functools.lru_cache(maxsize=4096)
+# Small on purpose: the names worth remembering are the few looked up again
+# and again (the service root, entries being refreshed); a walk over a big
+# collection asks once per page and must not grow the process.
+@functools.lru_cache(maxsize=256)
 def cache_file_name(key: str) -> str:
     """The file name for a cache key, at most 143 characters.
 
