@@ -10,8 +10,11 @@ until data is needed.
 Speed: for every resource type the field descriptors (JSON key, converter,
 link kind, linked type) are computed once per WADL model and memoised, so
 reading a field is two dict look-ups and a converter; entries built from
-a collection page reuse the page's dicts as they are.  All paging goes
-through `Collection._page_url` and `Collection._fetch_page`.
+a collection page reuse the page's dicts as they are.  Slices, indexes
+and ``len()`` page through `Collection._page_url` and
+`Collection._fetch_page`; iteration through `Collection._pages_ahead`,
+which fetches pages ahead on a few threads and holds a bounded amount
+(one parsed page, the pages ahead as text) whatever the collection's size.
 
 Thread safety: a service root may be used from several threads at once.
 Shared and safe: the WADL model (immutable), the per-type descriptors
