@@ -123,7 +123,7 @@ def cache_key(url: str, media_type: str) -> str:
 # Small on purpose: the names worth remembering are the few looked up again
 # and again (the service root, entries being refreshed); a walk over a big
 # collection asks once per page and must not grow the process.
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=128)
 def cache_file_name(key: str) -> str:
     """The file name for a cache key, at most 143 characters.
 
@@ -380,6 +380,12 @@ class HTTPCache:
                     f"cannot create cache directory {path!r}: {error.strerror or error}"
                 ) from error
         self.directory = Path(path)
+        # Joined as strings on the hot paths: pathlib interns every path part,
+        # and a walk over a big collection would intern one name per page.
+        self._directory = path
+
+    def _path(self, name: str) -> str:
+        return os.path.join(self._directory, name)
 
     def __repr__(self) -> str:
         return f"HTTPCache({str(self.directory)!r})"
@@ -399,7 +405,7 @@ class HTTPCache:
         self._remember(media_type)
         name = self.filename(url, media_type)
         try:
-            with open(self.directory / name, "rb", buffering=0) as file:
+            with open(self._path(name), "rb", buffering=0) as file:
                 cached = _read(file)
         except FileNotFoundError:
             logger.debug("cache miss: %s (%s)", url, media_type)
@@ -495,7 +501,7 @@ class HTTPCache:
 
     def has_blob(self, name: str) -> bool:
         """Whether a blob called ``name`` is stored (without reading it)."""
-        return not self._closed and os.path.isfile(self.directory / _blob_file_name(name))
+        return not self._closed and os.path.isfile(self._path(_blob_file_name(name)))
 
     def get_blob(self, name: str) -> bytes | None:
         """The bytes stored with `put_blob` under ``name``, or None.
@@ -506,7 +512,7 @@ class HTTPCache:
         """
         if self._closed:
             return None
-        path = self.directory / _blob_file_name(name)
+        path = self._path(_blob_file_name(name))
         try:
             with open(path, "rb") as file:
                 return file.read()
@@ -553,19 +559,19 @@ class HTTPCache:
                 _write_all(descriptor, data)
             finally:
                 os.close(descriptor)
-            os.replace(temp_path, self.directory / name)
+            os.replace(temp_path, self._path(name))
         except (OSError, ValueError) as error:
             if temp_path is not None:
                 _remove_quietly(temp_path)
             # The old file no longer matches what should be there.
-            _remove_quietly(self.directory / name)
+            _remove_quietly(self._path(name))
             self._warn_once(error)
             return False
         return True
 
     def _unlink(self, name: str) -> None:
         try:
-            os.unlink(self.directory / name)
+            os.unlink(self._path(name))
         except FileNotFoundError:
             pass
         except (OSError, ValueError) as error:

@@ -1036,10 +1036,16 @@ class Transport:
         return response
 
     def _parse(self, url: str) -> httpx.URL:
-        """The parsed URL, remembered: parsing costs ~15 us and clients repeat URLs."""
+        """The parsed URL, remembered: parsing costs ~15 us and clients repeat URLs.
+
+        URLs with a query (collection pages, named operations) rarely repeat:
+        they are parsed each time rather than crowding out the ones that do.
+        """
         parsed = self._parsed.get(url)
         if parsed is None:
             parsed = httpx.URL(url)
+            if "?" in url:
+                return parsed
             if len(self._parsed) >= _PARSED_URLS_KEPT:
                 self._parsed.clear()
             self._parsed[url] = parsed
