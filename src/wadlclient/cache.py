@@ -120,10 +120,6 @@ def cache_key(url: str, media_type: str) -> str:
     return f"{_normalise_url(url)}-{_percent_encode_non_ascii(media_type)}"
 
 
-# Small on purpose: the names worth remembering are the few looked up again
-# and again (the service root, entries being refreshed); a walk over a big
-# collection asks once per page and must not grow the process.
-@functools.lru_cache(maxsize=128)
 def cache_file_name(key: str) -> str:
     """The file name for a cache key, at most 143 characters.
 
@@ -131,7 +127,18 @@ def cache_file_name(key: str) -> str:
     readable part is cut so that the whole name fits, and ``,`` plus the
     MD5 of the complete key is appended: two keys cut to the same
     beginning still get different files.
+
+    Names of keys without a query (the service root, entries being
+    refreshed) are remembered; keys with one (collection pages, named
+    operations) rarely repeat, and a walk over a big collection must not
+    grow the process by one remembered name per page.
     """
+    if "?" in key:
+        return _file_name(key)
+    return _remembered_file_name(key)
+
+
+def _file_name(key: str) -> str:
     raw = key.encode("utf-8")
     digest = hashlib.md5(raw, usedforsecurity=False).hexdigest()
     readable = _SEPARATORS.sub(b",", _SCHEME.sub(b"", raw))[:_READABLE_LENGTH]
@@ -141,6 +148,9 @@ def cache_file_name(key: str) -> str:
         # temporary files.
         name = "," + name[1:]
     return name
+
+
+_remembered_file_name = functools.lru_cache(maxsize=256)(_file_name)
 
 
 def _percent_encode_non_ascii(text: str) -> str:
