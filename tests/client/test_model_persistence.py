@@ -20,7 +20,12 @@ from wadlclient.wadl import load_model, wadl_digest
 
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
-    """Record the URL of every WADL parse; start with an empty in-process memo."""
+    """Record the URL of every WADL parse; start with an empty in-process memo.
+
+    The example service's WADL is small, so the size below which models are
+    not persisted is lowered to persist it like a big one.
+    """
+    monkeypatch.setattr(resources, "MODEL_PERSIST_MIN_BYTES", 0)
     calls: list[str | None] = []
     real = resources.parse_wadl
 
@@ -183,3 +188,16 @@ def test_a_model_known_in_memory_is_stored_in_a_new_cache_directory(
 
     assert len(parses) == 1
     assert len(model_blobs(tmp_path / "two")) == 1
+
+
+def test_a_small_wadl_is_parsed_at_each_start_and_not_persisted(
+    cookbook_service: RunningService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    forget_models(monkeypatch)
+
+    with ServiceRoot(None, cookbook_service.base_url, cache=tmp_path):
+        pass
+
+    wadl = cached_wadl(HTTPCache(tmp_path), cookbook_service)
+    assert len(wadl) < resources.MODEL_PERSIST_MIN_BYTES
+    assert model_blobs(tmp_path) == []
