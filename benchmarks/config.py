@@ -49,8 +49,8 @@ def measured_env() -> dict[str, str]:
 def shared_data_dir() -> Path:
     """The team's shared data: ``$WADLCLIENT_SHARED_DIR``, ``../shared``, ``/work/shared``.
 
-    Mirrors ``tests/conftest.py::shared_data_dir`` so CI, a clone and a
-    developer machine find the Launchpad WADL the same way.
+    The tests find the Launchpad WADL through this too, so CI, a clone and
+    a developer machine all look in the same places.
     """
     candidates = []
     if "WADLCLIENT_SHARED_DIR" in os.environ:
