@@ -60,9 +60,7 @@ from wadlclient.wadl import (
     Method,
     Param,
     Representation,
-    dump_model,
     fragment_of,
-    load_model,
     parse_wadl,
     wadl_digest,
 )
@@ -337,6 +335,8 @@ def _schema_for(content: bytes, url: str, cache: HTTPCache | None) -> _Schema:
         and not cache.is_private
         and len(content) >= MODEL_PERSIST_MIN_BYTES
     )
+    if persist:
+        from wadlclient.model_store import dump_model, load_model
     with _MODEL_LOCK:
         schema = _MODELS.get(key)
         if schema is not None:

@@ -22,15 +22,10 @@ resolved once the whole document has been read.
 
 from __future__ import annotations
 
-import array
 import codecs
 import hashlib
-import io
-import pickle
-import struct
-import sys
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 from xml.parsers import expat
 
@@ -46,9 +41,7 @@ __all__ = [
     "Request",
     "ResourceType",
     "Response",
-    "dump_model",
     "fragment_of",
-    "load_model",
     "parse_wadl",
     "wadl_digest",
 ]
@@ -747,330 +740,23 @@ def parse_wadl(data: bytes | str, url: str | None = None) -> Application:
     return _Parser(url).parse(data)
 
 
-# --------------------------------------------------------------------------
-# The persisted model (a warm start skips parsing)
-#
-# Layout: magic, format version, schema fingerprint, sha256 of the payload,
-# payload.  The payload is a pickle of the document's scalars and, for each
-# of the three indexes (resource types, representations, methods), a dict
-# from id to that one object's own pickle.  A loaded model unpickles an
-# object only when it is first looked up: a warm start on Launchpad's WADL
-# needs the service root's type and a handful of representations, not the
-# ~12,000 objects of the whole document (building them all costs ~10 ms).
-# Inside an object's pickle, an indexed method or representation that
-# another object refers to is written as a reference to its id, so shared
-# objects stay shared.  Every model object is written as ``(class, field
-# values)`` with the class as a reference too: the unpickler resolves no
-# global at all, so even a forged blob can build nothing but model objects.
-
-_MODEL_CLASSES: tuple[type, ...] = (
-    Link,
-    Param,
-    Representation,
-    Request,
-    Response,
-    Method,
-    ResourceType,
-    Application,
-)
-_MODEL_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in _MODEL_CLASSES}
-
-_MAGIC = b"WADLCLIENT-MODEL"
-#: Bump when the meaning of the payload changes; a field change is caught
-#: by the fingerprint below on its own.
-MODEL_FORMAT_VERSION = 2
-_FINGERPRINT = hashlib.sha256(
-    repr(sorted((cls.__name__, names) for cls, names in _MODEL_FIELDS.items())).encode()
-).digest()[:16]
-_HEADER = _MAGIC + struct.pack(">H", MODEL_FORMAT_VERSION) + _FINGERPRINT
-_DIGEST_SIZE = hashlib.sha256().digest_size
-# Index tags used in references between objects' pickles.
-_TYPES, _REPRESENTATIONS, _METHODS = "t", "r", "m"
-# References to strings are their (non-negative) positions in the table;
-# to model classes, negative numbers.
-_SHARED_STRING_LENGTH = 6
-_CLASS_REFERENCES = {cls: -1 - n for n, cls in enumerate(_MODEL_CLASSES)}
-
-
-def _model_class(reference: int) -> type:
-    if not -len(_MODEL_CLASSES) <= reference < 0:
-        raise pickle.UnpicklingError("unknown class in a WADL model")
-    return _MODEL_CLASSES[-1 - reference]
-
-
 def wadl_digest(data: bytes) -> str:
     """The sha256 hex digest of a WADL document: the key of its persisted model."""
     return hashlib.sha256(data).hexdigest()
 
 
-class _ModelPickler(pickle.Pickler):
-    """Writes model objects as ``(class, fields)``; shared parts as references.
+_MOVED_TO_MODEL_STORE = frozenset({"dump_model", "load_model", "MODEL_FORMAT_VERSION"})
 
-    An indexed method or representation met inside another object is written
-    as its id; a longer string already written for another object as its
-    position in the shared string table (docs and JSONPaths repeat a lot).
+
+def __getattr__(name: str) -> Any:
+    """The persisted-model functions, from `wadlclient.model_store`, for older imports.
+
+    They live there so that ``import wadlclient`` does not import pickle
+    (~2.4 ms) for a model that only a big WADL in a persistent cache uses.
     """
+    if name in _MOVED_TO_MODEL_STORE:
+        from wadlclient import model_store
 
-    def __init__(self, file: io.BytesIO, shared: Mapping[int, tuple[str, str]],
-                 strings: _StringTable) -> None:
-        super().__init__(file, protocol=5)
-        self._shared = shared
-        self._strings = strings
-        self._top: object = None
+        return getattr(model_store, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-    def dump_one(self, obj: object) -> None:
-        self._top = obj
-        self.dump(obj)
-
-    def persistent_id(self, obj: Any) -> Any:
-        if type(obj) is str:
-            return self._strings.reference(obj) if len(obj) >= _SHARED_STRING_LENGTH else None
-        if obj is self._top:
-            return None
-        if type(obj) is type:
-            return _CLASS_REFERENCES.get(obj)
-        return self._shared.get(id(obj))
-
-    def reducer_override(self, obj: Any) -> Any:
-        names = _MODEL_FIELDS.get(type(obj))
-        if names is None:
-            return NotImplemented
-        return type(obj), tuple(getattr(obj, name) for name in names)
-
-
-class _StringTable:
-    """Strings written by more than one object's pickle, stored once."""
-
-    def __init__(self) -> None:
-        self._seen: dict[str, int | None] = {}
-        self.strings: list[str] = []
-
-    def reference(self, text: str) -> int | None:
-        if text not in self._seen:
-            self._seen[text] = None
-            return None
-        index = self._seen[text]
-        if index is None:
-            index = self._seen[text] = len(self.strings)
-            self.strings.append(text)
-        return index
-
-
-class _ModelUnpickler(pickle.Unpickler):
-    def __init__(self, data: bytes, model: _LazyModel | None = None) -> None:
-        super().__init__(io.BytesIO(data))
-        self._model = model
-
-    def find_class(self, module: str, name: str) -> Any:
-        # Model classes travel as references (see _ModelPickler): no global at all.
-        raise pickle.UnpicklingError(f"{module}.{name} is not part of a WADL model")
-
-    def persistent_load(self, pid: Any) -> Any:
-        if self._model is None:
-            raise pickle.UnpicklingError("unexpected reference in a WADL model")
-        if type(pid) is int:
-            return self._model.string(pid) if pid >= 0 else _model_class(pid)
-        if type(pid) is not tuple or len(pid) != 2:
-            raise pickle.UnpicklingError("unexpected reference in a WADL model")
-        return self._model.index(pid[0])[pid[1]]
-
-
-class _Packed:
-    """Byte strings stored end to end: ``item(i)`` is ``data[bounds[i]:bounds[i + 1]]``."""
-
-    __slots__ = ("_bounds", "_data")
-
-    def __init__(self, data: bytes, bounds: array.array[int]) -> None:
-        self._data = data
-        self._bounds = bounds
-
-    @classmethod
-    def pack(cls, items: list[bytes]) -> tuple[bytes, bytes]:
-        bounds = array.array("I", [0])
-        for item in items:
-            bounds.append(bounds[-1] + len(item))
-        if sys.byteorder != "little":
-            bounds.byteswap()
-        return b"".join(items), bounds.tobytes()
-
-    @classmethod
-    def unpack(cls, data: object, bounds: object, count: int) -> _Packed | None:
-        if type(data) is not bytes or type(bounds) is not bytes:
-            return None
-        table = array.array("I")
-        if table.itemsize != 4 or len(bounds) != 4 * (count + 1):
-            return None
-        table.frombytes(bounds)
-        if sys.byteorder != "little":
-            table.byteswap()
-        if table[-1] != len(data):
-            return None
-        return cls(data, table)
-
-    def item(self, position: int) -> bytes:
-        return self._data[self._bounds[position] : self._bounds[position + 1]]
-
-
-class _LazyIndex(Mapping[str, Any]):
-    """An index of a loaded model: each object is unpickled on first look-up.
-
-    Two threads looking up the same id at once may both unpickle it; the
-    first stored wins, so every caller gets the same object.
-    """
-
-    __slots__ = ("_cls", "_loaded", "_model", "_pickles", "_positions")
-
-    def __init__(self, model: _LazyModel, cls: type, keys: tuple[str, ...], pickles: _Packed):
-        self._model = model
-        self._cls = cls
-        self._positions = {key: position for position, key in enumerate(keys)}
-        self._pickles = pickles
-        self._loaded: dict[str, Any] = {}
-
-    def __getitem__(self, key: str) -> Any:
-        value = self._loaded.get(key)
-        if value is None:
-            position = self._positions[key]
-            try:
-                value = _ModelUnpickler(self._pickles.item(position), self._model).load()
-            except Exception as error:
-                raise WADLError(f"the persisted WADL model is damaged at {key!r}") from error
-            if type(value) is not self._cls:
-                raise WADLError(f"the persisted WADL model is damaged at {key!r}")
-            value = self._loaded.setdefault(key, value)
-        return value
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._positions)
-
-    def __len__(self) -> int:
-        return len(self._positions)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._positions
-
-    def __repr__(self) -> str:
-        return f"<lazily loaded {self._cls.__name__} index of {len(self._positions)}>"
-
-
-class _LazyModel:
-    """The indexes and shared strings of one loaded model, which refer to one another."""
-
-    def __init__(self, strings: _Packed, string_count: int) -> None:
-        self._indexes: dict[str, _LazyIndex] = {}
-        self._strings = strings
-        self._string_count = string_count
-        self._decoded: dict[int, str] = {}
-
-    def add(self, tag: str, cls: type, keys: tuple[str, ...], pickles: _Packed) -> _LazyIndex:
-        index = self._indexes[tag] = _LazyIndex(self, cls, keys, pickles)
-        return index
-
-    def string(self, position: int) -> str:
-        text = self._decoded.get(position)
-        if text is None:
-            if position >= self._string_count:
-                raise pickle.UnpicklingError("unknown string in a WADL model")
-            text = self._strings.item(position).decode("utf-8")
-            text = self._decoded.setdefault(position, text)
-        return text
-
-    def index(self, tag: str) -> _LazyIndex:
-        try:
-            return self._indexes[tag]
-        except KeyError:
-            raise pickle.UnpicklingError(f"unknown index {tag!r} in a WADL model") from None
-
-
-def dump_model(app: Application) -> bytes:
-    """Serialise a model for ``load_model``: versioned, digest-checked, compact."""
-    shared: dict[int, tuple[str, str]] = {}
-    for key, rep in app.representations.items():
-        shared[id(rep)] = (_REPRESENTATIONS, key)
-    for key, method in app.methods.items():
-        shared[id(method)] = (_METHODS, key)
-
-    strings = _StringTable()
-    buffer = io.BytesIO()
-    pickler = _ModelPickler(buffer, shared, strings)
-
-    def each(index: Mapping[str, Any]) -> tuple[tuple[str, ...], bytes, bytes]:
-        pickles = []
-        for value in index.values():
-            buffer.seek(0)
-            buffer.truncate()
-            pickler.clear_memo()
-            pickler.dump_one(value)
-            pickles.append(buffer.getvalue())
-        return (tuple(index), *_Packed.pack(pickles))
-
-    types = each(app.resource_types)
-    representations = each(app.representations)
-    methods = each(app.methods)
-    text = [string.encode("utf-8", "surrogatepass") for string in strings.strings]
-    document = (
-        app.url,
-        app.base,
-        app.root_resource_type,
-        tuple(app.docs),
-        types,
-        representations,
-        methods,
-        (len(text), *_Packed.pack(text)),
-    )
-    payload = pickle.dumps(document, protocol=5)
-    return _HEADER + hashlib.sha256(payload).digest() + payload
-
-
-def _is_text(value: object) -> bool:
-    return type(value) is tuple and all(type(item) is str for item in value)
-
-
-def load_model(data: bytes) -> Application | None:
-    """The model ``dump_model`` wrote, or None for anything else.
-
-    A truncated, corrupt, foreign or older-format blob gives None, never an
-    exception: the caller then parses the WADL again. Objects are unpickled
-    when first looked up; the digest checked here covers them too.
-    """
-    try:
-        view = memoryview(data)
-        start = len(_HEADER) + _DIGEST_SIZE
-        if len(view) <= start or view[: len(_HEADER)] != _HEADER:
-            return None
-        payload = view[start:]
-        if hashlib.sha256(payload).digest() != view[len(_HEADER) : start]:
-            return None
-        document = _ModelUnpickler(bytes(payload)).load()
-    except Exception:
-        return None
-    if type(document) is not tuple or len(document) != 8:
-        return None
-    url, base, root_type, docs, *indexes, strings = document
-    if not all(v is None or type(v) is str for v in (url, base, root_type)) or not _is_text(docs):
-        return None
-    if not all(type(part) is tuple and len(part) == 3 for part in (*indexes, strings)):
-        return None
-    string_count = strings[0]
-    if type(string_count) is not int:
-        return None
-    packed_strings = _Packed.unpack(strings[1], strings[2], string_count)
-    if packed_strings is None:
-        return None
-    model = _LazyModel(packed_strings, string_count)
-    built = []
-    kinds = ((_TYPES, ResourceType), (_REPRESENTATIONS, Representation), (_METHODS, Method))
-    for (tag, cls), (keys, pickles, bounds) in zip(kinds, indexes, strict=True):
-        packed = _Packed.unpack(pickles, bounds, len(keys)) if _is_text(keys) else None
-        if packed is None:
-            return None
-        built.append(model.add(tag, cls, keys, packed))
-    return Application(
-        url=url,
-        base=base,
-        root_resource_type=root_type,
-        resource_types=built[0],
-        representations=built[1],
-        methods=built[2],
-        docs=docs,
-    )

@@ -15,7 +15,8 @@ import pytest
 from cookbook_service.testing import RunningService
 from wadlclient import EXAMPLE_WADL_MEDIA_TYPE, ServiceRoot, resources
 from wadlclient.cache import HTTPCache
-from wadlclient.wadl import load_model, wadl_digest
+from wadlclient.model_store import dump_model, load_model
+from wadlclient.wadl import wadl_digest
 
 
 @pytest.fixture
@@ -156,7 +157,7 @@ def test_a_model_made_for_another_url_is_not_used(
     wadl = cached_wadl(cache, cookbook_service)
     (blob_path,) = model_blobs(tmp_path)
     other = resources.parse_wadl(wadl, "http://elsewhere.test/1.0/")
-    blob_path.write_bytes(resources.dump_model(other))
+    blob_path.write_bytes(dump_model(other))
     forget_models(monkeypatch)
     parses.clear()
 

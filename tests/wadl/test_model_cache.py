@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import subprocess
+import sys
 
 import pytest
 
-from wadlclient.wadl import Application, dump_model, load_model, parse_wadl, wadl_digest
+from wadlclient.model_store import dump_model, load_model
+from wadlclient.wadl import Application, parse_wadl, wadl_digest
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +97,22 @@ def test_wadl_digest_is_the_sha256_hex_of_the_document(launchpad_wadl_bytes: byt
 
     assert digest == hashlib.sha256(launchpad_wadl_bytes).hexdigest()
     assert digest != wadl_digest(launchpad_wadl_bytes + b"\n")
+
+
+def test_importing_the_package_does_not_import_the_model_store() -> None:
+    # A fresh interpreter: this one has imported everything already.
+    code = (
+        "import sys, wadlclient; "
+        "print('pickle' in sys.modules, 'wadlclient.model_store' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+
+    assert result.stdout.split() == ["False", "False"]
+
+
+def test_the_model_functions_stay_importable_from_the_wadl_module() -> None:
+    from wadlclient import model_store, wadl
+
+    assert (wadl.dump_model, wadl.load_model) == (model_store.dump_model, model_store.load_model)
