@@ -318,7 +318,7 @@ def _schema_for(content: bytes, url: str, cache: HTTPCache | None) -> _Schema:
 
     Keyed by URL and the digest of the document: in this process a model
     is reused as is; in a persistent ``cache`` it is stored
-    (`wadl.dump_model`) beside the cached WADL, so a later process loads
+    (`model_store.dump_model`) beside the cached WADL, so a later process loads
     it instead of parsing the XML. A private temporary cache gets none: it
     dies with the process, which has the model in memory; nor does a
     document small enough to parse faster than its model pays back
