@@ -155,7 +155,8 @@ def main() -> int:
     print(f"wadlclient {wadlclient.__version__}: a tour against the cookbook example service")
     print("Under each step, 'log:' shows the client's request log (logger wadlclient.http).")
     print("'(cache: fresh)' means the cache answered and nothing was sent; 'revalidated'")
-    print("means a conditional GET got 304; 'stored'/'replaced' mean a full answer was cached.")
+    print("means a conditional GET got 304; 'stored'/'replaced' mean a full answer was cached;")
+    print("'miss' means a full answer the cache could not reuse (a collection page has no ETag).")
     with run_service() as service, tempfile.TemporaryDirectory() as cache_dir:
         print(f"the example service listens on {service.base_url}")
         tour_client(service.base_url, cache_dir)
