@@ -336,7 +336,7 @@ def _schema_for(content: bytes, url: str, cache: HTTPCache | None) -> _Schema:
         and len(content) >= MODEL_PERSIST_MIN_BYTES
     )
     if persist:
-        from wadlclient.model_store import dump_model, load_model
+        from wadlclient.wadl.store import dump_model, load_model
     with _MODEL_LOCK:
         schema = _MODELS.get(key)
         if schema is not None:

@@ -15,8 +15,8 @@ import pytest
 from cookbook_service.testing import RunningService
 from wadlclient import EXAMPLE_WADL_MEDIA_TYPE, ServiceRoot, resources
 from wadlclient.cache import HTTPCache
-from wadlclient.model_store import dump_model, load_model
 from wadlclient.wadl import wadl_digest
+from wadlclient.wadl.store import dump_model, load_model
 
 
 @pytest.fixture
