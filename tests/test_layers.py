@@ -131,7 +131,7 @@ def _statements(body: list[ast.stmt], module_level: bool) -> Iterator[tuple[ast.
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.stmt):
                     yield from _statements([child], module_level)
-                elif isinstance(child, ast.excepthandler | ast.match_case):
+                elif isinstance(child, (ast.ExceptHandler, ast.match_case)):
                     yield from _statements(child.body, module_level)
 
 
