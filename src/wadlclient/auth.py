@@ -61,8 +61,9 @@ _OAuthT = TypeVar("_OAuthT", bound="OAuthAuthorizer")
 def _set_header(headers: MutableMapping[str, str], name: str, value: str) -> None:
     """Set one header, dropping any spelling of it in another case first.
 
-    ``httpx.Headers`` is case-insensitive already; a plain dict is not, and
-    two spellings of ``Authorization`` would both be sent.
+    The transport's `wadlclient.headers.Headers` is case-insensitive
+    already; a plain dict is not, and two spellings of ``Authorization``
+    would both be sent.
     """
     wanted = name.lower()
     for key in [key for key in headers if key.lower() == wanted]:
@@ -82,11 +83,14 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
 def _quiet_client_class() -> Any:
     """oauthlib's Client without its DEBUG lines, which print the signature.
 
-    The HMAC computation is oauthlib's own (the same functions, in the same
-    order); only the logging between the steps is left out. The class is
+    The HMAC computation is oauthlib's own public functions, in the order
+    its ``Client.get_oauth_signature`` calls them; the OAuth parameters
+    reach the base string as they do there, through the ``Authorization``
+    header that ``parameters.prepare_headers`` makes of them. The class is
     made on first use, so that oauthlib is imported only by code that signs.
     """
     from oauthlib import oauth1
+    from oauthlib.oauth1.rfc5849 import parameters as oauth_parameters
     from oauthlib.oauth1.rfc5849 import signature as oauth_signature
 
     class QuietClient(oauth1.Client):  # type: ignore[misc]
@@ -97,13 +101,13 @@ def _quiet_client_class() -> Any:
                         self.client_secret, self.resource_owner_secret
                     )
                 )
-            uri, headers, body = self._render(request)
+            headers = oauth_parameters.prepare_headers(request.oauth_params, request.headers)
             params = oauth_signature.collect_parameters(
-                uri_query=urlsplit(uri).query, body=body, headers=headers
+                uri_query=urlsplit(request.uri).query, body=request.body, headers=headers
             )
             base_string = oauth_signature.signature_base_string(
                 request.http_method,
-                oauth_signature.base_string_uri(uri, headers.get("Host", None)),
+                oauth_signature.base_string_uri(request.uri, headers.get("Host", None)),
                 oauth_signature.normalize_parameters(params),
             )
             return str(oauth_signature.sign_hmac_sha1_with_client(base_string, self))

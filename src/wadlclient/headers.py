@@ -58,7 +58,7 @@ class Headers(MutableMapping[str, str]):
             raise KeyError(name)
         return values[0] if len(values) == 1 else ", ".join(values)
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = None) -> Any:
         """The (joined) value of ``name``, or ``default``."""
         try:
             return self[name]

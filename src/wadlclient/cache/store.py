@@ -178,9 +178,7 @@ class HTTPCache:
             if name.lower() not in fresh and name.lower() != b"age"
         ]
         merged += [
-            (name, value)
-            for name, value in fresh_headers
-            if name.lower() not in _BODY_HEADERS
+            (name, value) for name, value in fresh_headers if name.lower() not in _BODY_HEADERS
         ]
         if b"date" not in fresh:
             now = format_http_date(self.clock()).encode("ascii")
@@ -323,4 +321,3 @@ def _write_all(descriptor: int, data: bytes) -> None:
 def _remove_quietly(path: str | os.PathLike[str]) -> None:
     with contextlib.suppress(OSError, ValueError):
         os.unlink(path)
-

@@ -17,7 +17,7 @@ from wadlclient.headers import Headers
 from wadlclient.http.models import Response
 from wadlclient.http.retry import SAFE_METHODS
 
-__all__ = ["Cache", "Cached", "CacheOutcome", "lookup", "reusable", "update"]
+__all__ = ["Cache", "CacheOutcome", "Cached", "lookup", "reusable", "update"]
 
 _CACHEABLE_STATUSES = frozenset({200, 203})
 _STORED_AFTER_WRITE = frozenset({200, 209})

@@ -38,7 +38,7 @@ class Route:
 
 
 def make_route(origin: Origin, proxy: str | None) -> Route:
-    """The route to ``origin``, directly or through an ``http://`` proxy (credentials in its URL)."""
+    """The route to ``origin``: direct, or through an ``http://`` proxy (maybe with credentials)."""
     scheme, host, port = origin
     tls = scheme == "https"
     if proxy is None:

@@ -22,7 +22,7 @@ def redirect_location(response: Response) -> str | None:
 
 
 def becomes_get(status: int, method: str) -> bool:
-    """Whether the next hop is a GET without a body: after a 303 (but for HEAD), or POST then 301/302."""
+    """Whether the next hop is a bodiless GET: after a 303 (but to HEAD), or a 301/302 to POST."""
     return (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST")
 
 

@@ -58,7 +58,7 @@ class Retry:
     def increment(
         self, method: str, *, response: Response | None = None, error: TransportError | None = None
     ) -> Retry:
-        """The state after one more try; ``error`` re-raised, or `RetryExhausted`, when none is left."""
+        """The state after one more try; raises ``error`` or `RetryExhausted` when none is left."""
         if error is not None:
             retryable = (
                 isinstance(error, ConnectionDropped)

@@ -318,7 +318,8 @@ class Transport:
                     retry = retry.increment(request.method, error=error)
                 except TransportError:
                     raise _failure(request, error) from error
-                logger.info("%s %s: %s; retrying once", request.method, request.url, describe(error))
+                method, url = request.method, request.url
+                logger.info("%s %s: %s; retrying once", method, url, describe(error))
                 continue
             if not retry.is_retry(response.status):
                 return response
