@@ -17,7 +17,6 @@ import contextlib
 import functools
 import io
 import os
-import tempfile
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TypeVar
@@ -28,7 +27,7 @@ from wadlclient.errors import CredentialsError, CredentialsFileError
 if TYPE_CHECKING:
     import configparser
 
-# oauthlib and configparser are imported when first needed (an OAuth
+# oauthlib, configparser and tempfile are imported when first needed (an OAuth
 # signature, a credentials file): most scripts use neither, and importing
 # them costs every ``import wadlclient`` several milliseconds.
 
@@ -338,6 +337,8 @@ class OAuthAuthorizer(HttpAuthorizer):
         target = os.fspath(path)
         text = self._credentials_text(target)
         directory = os.path.dirname(os.path.abspath(target))
+        import tempfile
+
         try:
             descriptor, temporary = tempfile.mkstemp(
                 prefix=".credentials-", suffix=".tmp", dir=directory

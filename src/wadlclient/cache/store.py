@@ -17,14 +17,16 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wadlclient.cache.fileformat import read, serialise, storable
 from wadlclient.cache.freshness import CachedResponse, cache_directives
 from wadlclient.cache.names import cache_file_name, cache_key
 from wadlclient.errors import CacheError
 from wadlclient.headers import Headers, format_http_date
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["HTTPCache"]
 
@@ -93,10 +95,16 @@ class HTTPCache:
                 raise CacheError(
                     f"cannot create cache directory {path!r}: {error.strerror or error}"
                 ) from error
-        self.directory = Path(path)
         # Joined as strings on the hot paths: pathlib interns every path part,
         # and a walk over a big collection would intern one name per page.
         self._directory = path
+
+    @property
+    def directory(self) -> Path:
+        """The cache directory."""
+        from pathlib import Path  # made only when asked for: the hot paths join strings
+
+        return Path(self._directory)
 
     def _path(self, name: str) -> str:
         return os.path.join(self._directory, name)
@@ -267,7 +275,7 @@ class HTTPCache:
 
         temp_path: str | None = None
         try:
-            descriptor, temp_path = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=self.directory)
+            descriptor, temp_path = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=self._directory)
             try:
                 _write_all(descriptor, data)
             finally:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from wadlclient.errors import ResponseError
 from wadlclient.headers import Headers
@@ -12,8 +12,7 @@ from wadlclient.headers import Headers
 __all__ = ["DEFAULT_TIMEOUT", "HTTPResponse", "Request", "Response", "Timeout"]
 
 
-@dataclass(frozen=True, slots=True)
-class Timeout:
+class Timeout(NamedTuple):
     """Seconds allowed to open a connection, and to send or wait for (each part of) the answer.
 
     None means no limit.
@@ -41,25 +40,33 @@ class Timeout:
 DEFAULT_TIMEOUT = Timeout(connect=10.0, read=60.0)
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+# Timeout, Request and Response are named tuples: immutable values made
+# on every request, and cheaper to define at import than dataclasses.
+
+
+class Request(NamedTuple):
     """One request as a sender puts it on the wire (it adds ``Host`` and ``Content-Length``)."""
 
     method: str
     url: str
     headers: Headers
-    body: bytes | None = field(default=None, repr=False)
+    body: bytes | None = None
+
+    def __repr__(self) -> str:
+        return f"<Request {self.method} {self.url}>"
 
 
-@dataclass(frozen=True, slots=True)
-class Response:
+class Response(NamedTuple):
     """One answer as a sender read it: the body whole and decoded (no gzip/deflate left)."""
 
     status: int
     reason: str
     headers: Headers
-    content: bytes = field(repr=False)
+    content: bytes
     url: str
+
+    def __repr__(self) -> str:
+        return f"<Response {self.status} {self.reason} {self.url}>"
 
 
 @dataclass(frozen=True, slots=True, repr=False)

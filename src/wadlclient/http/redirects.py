@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from wadlclient.http.models import Request, Response
 from wadlclient.http.urls import join
 
@@ -30,7 +28,7 @@ def next_request(request: Request, status: int, location: str) -> Request:
     """The request for the next hop; becoming a GET drops the body and its headers."""
     url = join(request.url, location)
     if not becomes_get(status, request.method):
-        return replace(request, url=url)
+        return request._replace(url=url)
     headers = request.headers.copy()
     for name in _BODY_HEADERS:
         headers.pop(name, None)

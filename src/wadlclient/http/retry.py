@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from wadlclient.errors import ConnectionDropped, TransportError
 from wadlclient.headers import parse_http_date
@@ -28,8 +28,7 @@ class RetryExhausted(Exception):
         self.response = response
 
 
-@dataclass(frozen=True, slots=True)
-class Retry:
+class Retry(NamedTuple):
     """The retry state of one request: `increment` returns the next state, `sleep` waits.
 
     - ``statuses`` (502, 503) are retried for every method, as lazr does
@@ -68,12 +67,12 @@ class Retry:
             )
             if not retryable:
                 raise error
-            return replace(self, dropped_retried=True, delay=0.0)
+            return self._replace(dropped_retried=True, delay=0.0)
         if response is None:
             raise ValueError("increment needs a response or an error")
         if self.attempts >= self.total:
             raise RetryExhausted(response)
-        return replace(self, attempts=self.attempts + 1, delay=self._delay_after(response))
+        return self._replace(attempts=self.attempts + 1, delay=self._delay_after(response))
 
     def _delay_after(self, response: Response) -> float:
         """0, 1, 2, 4, ... seconds (capped), or the server's Retry-After (capped)."""

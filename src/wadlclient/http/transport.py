@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, MutableMapping
-from dataclasses import dataclass, replace
 from http import HTTPStatus
 from types import TracebackType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from wadlclient.errors import (
     ConnectError,
@@ -44,8 +43,7 @@ _CONDITIONAL_HEADERS = frozenset({"if-none-match", "if-modified-since"})
 _POOL_KINDS = ("stdlib", "httpx")
 
 
-@dataclass(frozen=True, slots=True)
-class _CacheUse:
+class _CacheUse(NamedTuple):
     """How one request uses the cache: which one, under which media type, what it found."""
 
     cache: Cache | None
@@ -344,11 +342,11 @@ class Transport:
             headers = request.headers.copy()
             headers.pop("authorization", None)
             self._authorizer.authorizeRequest(request.url, request.method, request.body, headers)
-            request = replace(request, headers=headers)
+            request = request._replace(headers=headers)
         elif not authorize and "authorization" in request.headers:
             headers = request.headers.copy()
             del headers["authorization"]
-            request = replace(request, headers=headers)
+            request = request._replace(headers=headers)
         return self._send_single_request(request)
 
     def _send_single_request(self, request: Request) -> Response:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import urllib.parse
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["DEFAULT_PORTS", "Origin", "Target", "join", "parse_url"]
 
@@ -19,8 +19,7 @@ _SAFE_IN_PATH = "!$&'()*+,;=:@/%"
 _SAFE_IN_QUERY = _SAFE_IN_PATH + "?"
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(NamedTuple):
     """Where a request goes and what its request line and ``Host`` header say."""
 
     scheme: str
