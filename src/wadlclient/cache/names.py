@@ -10,7 +10,7 @@ import functools
 import re
 import urllib.parse
 
-__all__ = ["MAX_FILE_NAME_LENGTH", "cache_file_name", "cache_key"]
+__all__ = ["MAX_FILE_NAME_LENGTH", "cache_file_name", "cache_key", "idna_authority"]
 
 #: The longest file name written: eCryptfs-safe, as lazr.restfulclient chose.
 MAX_FILE_NAME_LENGTH = 143
@@ -80,7 +80,8 @@ def _percent_encode_non_ascii(text: str) -> str:
     )
 
 
-def _idna_authority(authority: str) -> str:
+def idna_authority(authority: str) -> str:
+    """A host (with its port, if any) in ASCII: IDNA-encoded, or as it is when it cannot be."""
     if authority.isascii():
         return authority
     try:
@@ -92,7 +93,7 @@ def _idna_authority(authority: str) -> str:
 def _normalise_url(url: str) -> str:
     if not url.isascii():
         parts = urllib.parse.urlsplit(url)
-        url = urllib.parse.urlunsplit(parts._replace(netloc=_idna_authority(parts.netloc)))
+        url = urllib.parse.urlunsplit(parts._replace(netloc=idna_authority(parts.netloc)))
         url = _percent_encode_non_ascii(url)
     url = url.replace(" ", "%20").replace("\r", "%0D").replace("\n", "%0A")
     match = _URI.match(url)

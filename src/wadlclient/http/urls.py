@@ -6,6 +6,8 @@ import functools
 import urllib.parse
 from typing import NamedTuple
 
+from wadlclient.cache.names import idna_authority
+
 __all__ = ["DEFAULT_PORTS", "Origin", "Target", "join", "parse_url"]
 
 #: Scheme, host and port (default port filled in): what a redirect may not leave.
@@ -38,15 +40,6 @@ class Target(NamedTuple):
         return f"{self.scheme}://{self.host_header}{self.path}"
 
 
-def _ascii_host(host: str) -> str:
-    if host.isascii():
-        return host
-    try:
-        return host.encode("idna").decode("ascii")
-    except UnicodeError:
-        return urllib.parse.quote(host, safe="")
-
-
 @functools.lru_cache(maxsize=256)
 def parse_url(url: str) -> Target | None:
     """The target of an absolute http(s) URL, or None for anything else (remembered)."""
@@ -55,7 +48,7 @@ def parse_url(url: str) -> Target | None:
     default_port = DEFAULT_PORTS.get(scheme)
     if default_port is None or not parts.hostname:
         return None
-    host = _ascii_host(parts.hostname)
+    host = idna_authority(parts.hostname)
     port = parts.port if parts.port is not None else default_port
     shown = f"[{host}]" if ":" in host else host
     host_header = shown if port == default_port else f"{shown}:{port}"
