@@ -1,4 +1,4 @@
-"""Authorizers: what the transport asks to put credentials on a request.
+"""The authorizers: what the transport asks to put credentials on a request.
 
 The transport calls ``authorizeRequest`` on every request it actually sends
 (retries and same-host redirect hops included) and builds the User-Agent
@@ -13,26 +13,24 @@ library is read by the other.
 from __future__ import annotations
 
 import base64
-import contextlib
 import functools
-import io
 import os
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, Any, TypeVar
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from wadlclient.auth.credentials_file import (
+    credentials_text,
+    read_credentials,
+    write_private,
+)
 from wadlclient.errors import CredentialsError, CredentialsFileError
 
-if TYPE_CHECKING:
-    import configparser
-
-# oauthlib, configparser and tempfile are imported when first needed (an OAuth
-# signature, a credentials file): most scripts use neither, and importing
-# them costs every ``import wadlclient`` several milliseconds.
+# oauthlib is imported when a request is first signed: most scripts never
+# sign, and importing it costs every ``import wadlclient`` several milliseconds.
 
 __all__ = [
-    "CREDENTIALS_FILE_VERSION",
     "SIGNATURE_HMAC_SHA1",
     "SIGNATURE_PLAINTEXT",
     "AccessToken",
@@ -42,9 +40,6 @@ __all__ = [
     "OAuthAuthorizer",
 ]
 
-#: The INI section lazr.restfulclient writes credentials under.
-CREDENTIALS_FILE_VERSION = "1"
-
 SIGNATURE_PLAINTEXT = "PLAINTEXT"
 SIGNATURE_HMAC_SHA1 = "HMAC-SHA1"
 _SIGNATURE_METHODS = (SIGNATURE_PLAINTEXT, SIGNATURE_HMAC_SHA1)
@@ -52,7 +47,6 @@ _SIGNATURE_METHODS = (SIGNATURE_PLAINTEXT, SIGNATURE_HMAC_SHA1)
 _FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 #: oauthlib's ``oauth1.SIGNATURE_TYPE_AUTH_HEADER``: the parameters go in ``Authorization``.
 _SIGNATURE_TYPE_AUTH_HEADER = "AUTH_HEADER"
-_FILE_KEYS = ("consumer_key", "consumer_secret", "access_token", "access_secret")
 
 _OAuthT = TypeVar("_OAuthT", bound="OAuthAuthorizer")
 
@@ -285,7 +279,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         The application name, realm and signature method are kept.
         """
         name = str(getattr(readable_file, "name", "<file>"))
-        values = _read_credentials(readable_file, name)
+        values = read_credentials(readable_file, name)
         application_name = self.consumer.application_name if self.consumer else None
         self.consumer = Consumer(
             values["consumer_key"], values["consumer_secret"], application_name
@@ -308,7 +302,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         )
         try:
             with open(path, encoding="utf-8") as readable:
-                values = _read_credentials(readable, os.fspath(path))
+                values = read_credentials(readable, os.fspath(path))
         except OSError as error:
             raise CredentialsFileError(
                 f"cannot read credentials file {os.fspath(path)}: {error.strerror or error}"
@@ -335,31 +329,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         reader sees the old file or the new one, never half of either.
         """
         target = os.fspath(path)
-        text = self._credentials_text(target)
-        directory = os.path.dirname(os.path.abspath(target))
-        import tempfile
-
-        try:
-            descriptor, temporary = tempfile.mkstemp(
-                prefix=".credentials-", suffix=".tmp", dir=directory
-            )
-        except OSError as error:
-            raise CredentialsFileError(
-                f"cannot write credentials file {target}: {error.strerror or error}"
-            ) from None
-        try:
-            os.fchmod(descriptor, 0o600)
-            with os.fdopen(descriptor, "w", encoding="utf-8") as writable:
-                writable.write(text)
-                writable.flush()
-                os.fsync(writable.fileno())
-            os.replace(temporary, target)
-        except OSError as error:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise CredentialsFileError(
-                f"cannot write credentials file {target}: {error.strerror or error}"
-            ) from None
+        write_private(target, self._credentials_text(target))
 
     def _credentials_text(self, name: str) -> str:
         if self.consumer is None:
@@ -372,21 +342,7 @@ class OAuthAuthorizer(HttpAuthorizer):
             "access_token": self.access_token.key,
             "access_secret": self.access_token.secret,
         }
-        import configparser
-
-        parser = configparser.ConfigParser()
-        parser.add_section(CREDENTIALS_FILE_VERSION)
-        for key, value in values.items():
-            if value != value.strip() or "\n" in value or "\r" in value:
-                raise CredentialsFileError(
-                    f"cannot write credentials file {name}: {key} has leading or trailing "
-                    "whitespace or a line break, which the file format would lose"
-                )
-            # lazr.restfulclient reads with '%' interpolation on; double it.
-            parser.set(CREDENTIALS_FILE_VERSION, key, value.replace("%", "%%"))
-        buffer = io.StringIO()
-        parser.write(buffer)
-        return buffer.getvalue()
+        return credentials_text(values, name)
 
     def __repr__(self) -> str:
         return (
@@ -396,39 +352,3 @@ class OAuthAuthorizer(HttpAuthorizer):
         )
 
 
-def _read_credentials(readable: IO[str], name: str) -> dict[str, str]:
-    """The four credential values of a lazr.restfulclient credentials file.
-
-    Reasons name lines and keys but never quote the file: it holds secrets.
-    """
-
-    def malformed(reason: str) -> CredentialsFileError:
-        return CredentialsFileError(f"malformed credentials file {name}: {reason}")
-
-    import configparser
-
-    parser = configparser.ConfigParser()
-    try:
-        parser.read_file(readable, source=name)
-    except configparser.MissingSectionHeaderError as error:
-        raise malformed(f"no section header before line {error.lineno}") from None
-    except configparser.ParsingError as error:
-        lines = ", ".join(str(line) for line, _ in _parsing_errors(error))
-        raise malformed(f"cannot parse line {lines}") from None
-    except configparser.Error as error:
-        raise malformed(f"{type(error).__name__}") from None
-    if not parser.has_section(CREDENTIALS_FILE_VERSION):
-        raise malformed(f"no [{CREDENTIALS_FILE_VERSION}] section")
-    values: dict[str, str] = {}
-    for key in _FILE_KEYS:
-        if not parser.has_option(CREDENTIALS_FILE_VERSION, key):
-            raise malformed(f"no {key} in section [{CREDENTIALS_FILE_VERSION}]")
-        try:
-            values[key] = parser.get(CREDENTIALS_FILE_VERSION, key)
-        except configparser.Error:
-            raise malformed(f"{key} has a stray '%' (write '%%' for a percent sign)") from None
-    return values
-
-
-def _parsing_errors(error: configparser.ParsingError) -> list[tuple[int, Any]]:
-    return [(int(line), text) for line, text in error.errors]
