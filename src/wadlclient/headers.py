@@ -21,9 +21,7 @@ def _text(value: str | bytes) -> str:
 
 
 def _pairs_of(headers: Any) -> Iterable[tuple[str | bytes, str | bytes]]:
-    """The ``(name, value)`` pairs of any supported input, repeats included."""
-    if isinstance(headers, Headers):
-        return headers.pairs()
+    """The ``(name, value)`` pairs of a mapping or pair iterable, repeats included."""
     multi_items = getattr(headers, "multi_items", None)
     if callable(multi_items):
         return multi_items()  # type: ignore[no-any-return]
@@ -46,10 +44,13 @@ class Headers(MutableMapping[str, str]):
     def __init__(self, headers: HeadersInput | None = None) -> None:
         # (lower-cased name, name as given, value)
         self._items: list[tuple[str, str, str]] = []
-        if headers is not None:
+        if isinstance(headers, Headers):
+            self._items = list(headers._items)
+        elif headers is not None:
+            items = self._items
             for name, value in _pairs_of(headers):
-                text = _text(name)
-                self._items.append((text.lower(), text, _text(value)))
+                text = name.decode("latin-1") if isinstance(name, bytes) else name
+                items.append((text.lower(), text, _text(value)))
 
     def __getitem__(self, name: str) -> str:
         wanted = name.lower()
