@@ -30,6 +30,7 @@ from wadlclient.objects.resource import (
     Resource,
     ResourceState,
     ServiceRootResource,
+    fetch_now,
     session_of,
     url_of,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "ServiceRootResource",
     "Session",
     "WalkPlan",
+    "fetch_now",
     "session_of",
     "url_of",
 ]

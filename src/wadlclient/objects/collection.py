@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from wadlclient.errors import NotFound, ResponseError
 from wadlclient.http import Transport
 from wadlclient.objects.pages import Page, PageWalker, WalkPlan
-from wadlclient.objects.resource import Resource
+from wadlclient.objects.resource import Resource, fetch_now
 from wadlclient.objects.wire import page_url, start_of
 from wadlclient.schema import TypeInfo
 from wadlclient.wadl import fragment_of
@@ -233,7 +233,7 @@ class Collection(Resource):
         """Fetch the entry with this key now (one GET); KeyError when there is none."""
         entry = self(key)
         try:
-            entry._fetch()
+            fetch_now(entry)
         except NotFound:
             raise KeyError(key) from None
         return entry

@@ -4,7 +4,9 @@ A resource is given the `Session` of its service root and asks it for
 everything beyond itself: the transport, the schema, and the objects its
 links lead to. Its state (descriptors of its type, its representation) is
 one immutable `ResourceState`, replaced as a whole, so readers in other
-threads see either the old state or the new one.
+threads see either the old state or the new one. Other objects reach a
+resource only through its public attributes and the functions `url_of`,
+`session_of` and `fetch_now`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ __all__ = [
     "Resource",
     "ResourceState",
     "ServiceRootResource",
+    "fetch_now",
     "session_of",
     "url_of",
 ]
@@ -50,6 +53,11 @@ def url_of(resource: Resource) -> str:
 def session_of(resource: Resource) -> Session:
     """The session of the service root a resource belongs to."""
     return resource._session
+
+
+def fetch_now(resource: Resource) -> None:
+    """GET the resource now; its representation replaces any held."""
+    resource._fetch()
 
 
 class Resource:
