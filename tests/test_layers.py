@@ -33,8 +33,6 @@ OBJECTS = (
     WADL,
     AUTH,
     "wadlclient.objects",
-    # Today's object layer, until it becomes wadlclient.objects.
-    "wadlclient.resources",
 )
 
 
@@ -57,7 +55,6 @@ LAYERS: dict[str, Rule] = {
     WADL: Rule((*BOTTOM, WADL), never=("wadlclient.wadl.store",)),
     "wadlclient.wadl.model": Rule(BOTTOM),
     "wadlclient.wadl.store": Rule((*BOTTOM, "wadlclient.wadl.model")),
-    "wadlclient.model_store": Rule((*BOTTOM, WADL)),  # what wadl.store was called
     # authorizers, cache, transport
     AUTH: Rule((*BOTTOM, AUTH)),
     CACHE: Rule((*BOTTOM, CACHE)),
@@ -65,7 +62,6 @@ LAYERS: dict[str, Rule] = {
     # a service's schema, then the objects a caller works with
     SCHEMA: Rule((*BOTTOM, WADL, CACHE, SCHEMA)),
     "wadlclient.objects": Rule((*BOTTOM, *OBJECTS)),
-    "wadlclient.resources": Rule((*BOTTOM, *OBJECTS)),
     # top: may import anything of wadlclient
     "wadlclient.lazr": Rule(("wadlclient",)),
     "wadlclient.cli": Rule(("wadlclient",)),
@@ -264,12 +260,12 @@ def test_wadlclient_modules_import_one_another_without_a_cycle() -> None:
 def test_the_contract_finds_an_import_that_reaches_back_up(tmp_path: Path) -> None:
     """The checks above would see a lower layer importing a higher one, even inside a function."""
     path = tmp_path / "model.py"
-    path.write_text("def entry():\n    from wadlclient.resources import Entry\n    return Entry\n")
+    path.write_text("def entry():\n    from wadlclient.objects import Entry\n    return Entry\n")
 
     problems = violations(Module("wadlclient.wadl.model", path.resolve()))
 
     assert len(problems) == 1
-    assert "wadlclient.wadl.model imports wadlclient.resources" in problems[0]
+    assert "wadlclient.wadl.model imports wadlclient.objects" in problems[0]
 
 
 def test_the_cycle_check_finds_a_cycle() -> None:
