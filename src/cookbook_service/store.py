@@ -3,6 +3,11 @@
 One connection guarded by a lock: the service's event loop and the test
 thread (reset, add_user, ...) may both use it. Private recipes are filtered
 in SQL, so a page and its ``total_size`` always agree.
+
+Pages are read by key, not with ``OFFSET``: the ids a filter selects are
+listed once (from an index, until the next write) and a page is ``id >=``
+the id at ``ws.start``, so a page deep into a big collection costs the
+same as the first one.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import os
 import sqlite3
 import tempfile
 import threading
+from array import array
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
@@ -86,7 +92,7 @@ class Store:
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=OFF")
-        self._counts: dict[tuple[object, ...], int] = {}
+        self._keys: dict[tuple[object, ...], array[int]] = {}
         self._dirty = True
         with self._lock:
             self._db.executescript(_SCHEMA)
@@ -112,7 +118,7 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-            self._counts.clear()
+            self._keys.clear()
             self._dirty = True
 
     def close(self) -> None:
@@ -188,19 +194,25 @@ class Store:
     def _page(
         self, table: str, where: str, params: tuple[object, ...], start: int, size: int
     ) -> tuple[list[Row], int]:
-        key = (table, where, params)
+        """Rows ``start`` to ``start + size`` of a filter, read by key, and the total."""
         with self._lock:
-            total = self._counts.get(key)
-            if total is None:
-                total = self._db.execute(
-                    f"SELECT COUNT(*) FROM {table} WHERE {where}", params
-                ).fetchone()[0]
-                self._counts[key] = total
+            keys = self._keys_of(table, where, params)
+            if start >= len(keys):
+                return [], len(keys)
             rows = self._db.execute(
-                f"SELECT * FROM {table} WHERE {where} ORDER BY id LIMIT ? OFFSET ?",
-                (*params, size, start),
+                f"SELECT * FROM {table} WHERE {where} AND id >= ? ORDER BY id LIMIT ?",
+                (*params, keys[start], size),
             ).fetchall()
-        return [dict(r) for r in rows], total
+        return [dict(r) for r in rows], len(keys)
+
+    def _keys_of(self, table: str, where: str, params: tuple[object, ...]) -> array[int]:
+        """The ids a filter selects, in order: position to key, kept until the next write."""
+        key = (table, where, params)
+        keys = self._keys.get(key)
+        if keys is None:
+            cursor = self._db.execute(f"SELECT id FROM {table} WHERE {where} ORDER BY id", params)
+            keys = self._keys[key] = array("q", (row[0] for row in cursor))
+        return keys
 
     # -- recipes -------------------------------------------------------------
 
