@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote
@@ -79,6 +80,7 @@ class CookbookASGI:
         self.service = Service(store, page_size=config.page_size)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = time.monotonic()
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         raw_path: bytes = scope.get("raw_path") or quote(scope["path"]).encode("ascii")
         path = raw_path.decode("latin-1")
@@ -99,6 +101,8 @@ class CookbookASGI:
                 auth_scheme=authorization.split(" ", 1)[0] if authorization else None,
                 user_agent=headers.get("user-agent"),
                 status=answer.status,
+                started=started,
+                answered=time.monotonic(),
             )
         )
         body = b"" if scope["method"] == "HEAD" else answer.body

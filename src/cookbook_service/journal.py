@@ -7,7 +7,7 @@ scheme (``Basic``, ``OAuth``) but never the credentials.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -15,6 +15,9 @@ class JournalEntry:
     """One answered request.
 
     ``path`` and ``query`` are as sent on the wire (still percent-encoded).
+    ``started`` and ``answered`` (``time.monotonic()``) bracket the request's
+    time in the service, latency included: overlapping intervals show
+    requests served concurrently; they take no part in comparisons.
     """
 
     method: str
@@ -26,6 +29,8 @@ class JournalEntry:
     auth_scheme: str | None
     user_agent: str | None
     status: int
+    started: float = field(default=0.0, compare=False)
+    answered: float = field(default=0.0, compare=False)
 
 
 class Journal:
@@ -43,6 +48,17 @@ class Journal:
         """A copy of the entries so far."""
         with self._lock:
             return list(self._entries)
+
+    def most_concurrent(self) -> int:
+        """The most requests that were in the service at one moment."""
+        with self._lock:
+            events = [(e.started, 1) for e in self._entries]
+            events += [(e.answered, -1) for e in self._entries]
+        busy = peak = 0
+        for _when, change in sorted(events):
+            busy += change
+            peak = max(peak, busy)
+        return peak
 
     def clear(self) -> None:
         with self._lock:

@@ -50,3 +50,20 @@ def test_threads_creating_lazy_entries_of_one_root_agree(
 
     assert results == [results[0]] * THREADS
     assert len(set(results[0])) > 1
+
+
+def test_lookups_from_threads_sharing_a_root_reach_the_service_at_the_same_time(
+    cookbook_service_factory: Callable[..., RunningService],
+) -> None:
+    # With 100 ms of latency per answer, serialised lookups would never
+    # overlap; eight threads on one root must have several in flight at once.
+    service = cookbook_service_factory(seed_recipes=40, latency_ms=100)
+    with ServiceRoot(None, service.base_url) as root:
+        ids = [recipe.id for recipe in root.recipes[:16]]
+        service.journal.clear()
+        with ThreadPoolExecutor(THREADS) as pool:
+            found = list(pool.map(lambda rid: root.recipes.lookup(rid).id, ids))
+
+    assert found == ids
+    assert len(service.journal) == len(ids)
+    assert service.journal.most_concurrent() >= THREADS // 2
