@@ -1,6 +1,8 @@
 """One process of the cache stress test (run by test_cache_stress.py, not collected).
 
-Usage: stress_worker.py DIRECTORY SEED OPERATIONS
+Usage: stress_worker.py DIRECTORY SEED OPERATIONS [behind]
+
+With ``behind`` the cache writes behind (``HTTPCache(write_behind=True)``).
 
 Puts and gets the same few keys in a shared directory. Every body is
 self-checking: a random token repeated, then the SHA-256 of what precedes
@@ -41,7 +43,7 @@ def check(body: bytes, etag: str | None) -> str | None:
 def main() -> None:
     directory, seed, operations = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
-    cache = HTTPCache(directory)
+    cache = HTTPCache(directory, write_behind=sys.argv[4:] == ["behind"])
     seen: set[str] = set()
     reads = writes = 0
     for _ in range(operations):

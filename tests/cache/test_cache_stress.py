@@ -7,16 +7,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 WORKER = Path(__file__).with_name("stress_worker.py")
 PROCESSES = 4
 OPERATIONS = 1200
 
 
-def test_processes_sharing_a_directory_never_read_torn_entries(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["write-through", "behind"])
+def test_processes_sharing_a_directory_never_read_torn_entries(tmp_path: Path, mode: str) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     workers = [
         subprocess.Popen(
-            [sys.executable, str(WORKER), str(tmp_path), str(seed), str(OPERATIONS)],
+            [sys.executable, str(WORKER), str(tmp_path), str(seed), str(OPERATIONS), mode],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

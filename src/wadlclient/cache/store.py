@@ -19,7 +19,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wadlclient.cache.fileformat import read, serialise, storable
+from wadlclient.cache.behind import queue_for, queue_of
+from wadlclient.cache.fileformat import parse, read, serialise, storable
 from wadlclient.cache.freshness import CachedResponse, cache_directives
 from wadlclient.cache.names import cache_file_name, cache_key
 from wadlclient.errors import CacheError
@@ -61,6 +62,11 @@ class HTTPCache:
     ``directory=None`` makes a private temporary directory, removed at
     interpreter exit or by ``close()``. ``clock`` gives the current time
     in seconds since the epoch; tests inject one to check expiry exactly.
+    ``write_behind=True`` leaves response files to a background thread
+    (`wadlclient.cache.behind`): every cache object made later on the same
+    directory in this process shares the queue and reads the writes at once;
+    other readers see them once written; and ``flush()``, ``close()`` and
+    interpreter exit write everything.
     """
 
     def __init__(
@@ -68,6 +74,7 @@ class HTTPCache:
         directory: str | bytes | os.PathLike[str] | os.PathLike[bytes] | None = None,
         *,
         clock: Callable[[], float] = time.time,
+        write_behind: bool = False,
     ) -> None:
         self.clock = clock
         self._lock = threading.Lock()
@@ -98,6 +105,9 @@ class HTTPCache:
         # Joined as strings on the hot paths: pathlib interns every path part,
         # and a walk over a big collection would intern one name per page.
         self._directory = path
+        self._behind = (
+            queue_for(path, self._write, self._unlink) if write_behind else queue_of(path)
+        )
 
     @property
     def directory(self) -> Path:
@@ -127,8 +137,7 @@ class HTTPCache:
         self._remember(media_type)
         name = self.filename(url, media_type)
         try:
-            with open(self._path(name), "rb", buffering=0) as file:
-                cached = read(file)
+            cached = self._read(name)
         except FileNotFoundError:
             logger.debug("cache miss: %s (%s)", url, media_type)
             return None
@@ -208,7 +217,11 @@ class HTTPCache:
             with self._lock:
                 media_types = sorted(self._media_types)
         for each in media_types:
-            self._unlink(self.filename(url, each))
+            name = self.filename(url, each)
+            if self._behind is not None:
+                self._behind.submit(name, None)
+            else:
+                self._unlink(name)
             logger.debug("cache delete: %s (%s)", url, each)
 
     @property
@@ -249,8 +262,15 @@ class HTTPCache:
         if self._write(_blob_file_name(name), data):
             logger.debug("cache blob write: %s (%d bytes)", name, len(data))
 
+    def flush(self) -> None:
+        """Write every response file still waiting for the background writer."""
+        if self._behind is not None:
+            self._behind.flush()
+
     def close(self) -> None:
-        """Remove a private temporary directory now rather than at exit."""
+        """Write what waits to be written; remove a private temporary directory now."""
+        if self._behind is not None:
+            self._behind.close()
         if self._remove_directory is not None:
             self._closed = True
             self._remove_directory()
@@ -266,8 +286,24 @@ class HTTPCache:
 
     def _store(self, url: str, media_type: str, response: CachedResponse) -> None:
         name = self.filename(url, media_type)
-        if self._write(name, serialise(response, media_type, self.clock())):
+        data = serialise(response, media_type, self.clock())
+        if self._behind is not None:
+            self._behind.submit(name, data)
+            logger.debug("cache write queued: %s (%s) -> %s", url, media_type, name)
+        elif self._write(name, data):
             logger.debug("cache write: %s (%s) -> %s", url, media_type, name)
+
+    def _read(self, name: str) -> CachedResponse | None:
+        """The response in file ``name``, or in the write queued for it (read your writes)."""
+        if self._behind is not None:
+            queued, data = self._behind.pending(name)
+            if queued:
+                if data is None:
+                    raise FileNotFoundError(name)
+                head, _, body = data.partition(b"\r\n\r\n")
+                return parse(head, body)
+        with open(self._path(name), "rb", buffering=0) as file:
+            return read(file)
 
     def _write(self, name: str, data: bytes) -> bool:
         """Replace the file ``name`` atomically; on failure remove it and warn once."""
