@@ -4,6 +4,7 @@ Serve (the default)::
 
     python -m cookbook_service --host 127.0.0.1 --port 8080 [--db PATH]
         [--auth none|basic|oauth] [--page-size N] [--seed-recipes N] [--latency-ms N]
+        [--journal-endpoint]
 
 Credentials, stored in the database file given with ``--db``::
 
@@ -83,6 +84,13 @@ def _parser() -> argparse.ArgumentParser:
             default=default(0),
             help="delay every answer by this much",
         )
+        target.add_argument(
+            "--journal-endpoint",
+            action="store_true",
+            default=default(False),
+            help="answer GET /_journal with the requests and bytes answered "
+            "(DELETE /_journal starts counting again)",
+        )
 
     serve_options(parser, defaults=True)
     serve_options(
@@ -130,7 +138,12 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     store = Store(args.db, seed_recipes=args.seed_recipes)
-    config = ServiceConfig(auth=args.auth, page_size=args.page_size, latency_ms=args.latency_ms)
+    config = ServiceConfig(
+        auth=args.auth,
+        page_size=args.page_size,
+        latency_ms=args.latency_ms,
+        journal_endpoint=args.journal_endpoint,
+    )
     print(
         f"cookbook service on http://{args.host}:{args.port}/1.0/ (auth {args.auth})",
         file=sys.stderr,

@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote
 
 from starlette.applications import Starlette
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
@@ -43,6 +43,8 @@ log = logging.getLogger("cookbook_service")
 MAX_BODY_BYTES = 4 * 1024 * 1024
 AUTH_MODES = ("none", "basic", "oauth")
 REALM = "cookbook"
+#: With ``journal_endpoint``: the path answering the journal's totals (benchmarks read it).
+JOURNAL_PATH = "/_journal"
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class ServiceConfig:
     latency_ms: int = 0
     realm: str = REALM
     max_body_bytes: int = MAX_BODY_BYTES
+    journal_endpoint: bool = False
 
     def __post_init__(self) -> None:
         if self.auth not in AUTH_MODES:
@@ -85,9 +88,14 @@ class CookbookASGI:
         raw_path: bytes = scope.get("raw_path") or quote(scope["path"]).encode("ascii")
         path = raw_path.decode("latin-1")
         query = scope.get("query_string", b"").decode("latin-1")
+        if self.config.journal_endpoint and path == JOURNAL_PATH:
+            await self._journal_totals(scope, receive, send)
+            return
         answer = await self._answer(scope, receive, headers, path, query)
         if self.config.latency_ms:
             await asyncio.sleep(self.config.latency_ms / 1000)
+        body = b"" if scope["method"] == "HEAD" else answer.body
+        response = Response(body, answer.status, answer.headers, answer.media_type)
         # Recorded before sending, so a client that has its answer finds it here.
         authorization = headers.get("authorization")
         self.journal.record(
@@ -103,11 +111,17 @@ class CookbookASGI:
                 status=answer.status,
                 started=started,
                 answered=time.monotonic(),
+                sent_bytes=_bytes_on_wire(response),
             )
         )
-        body = b"" if scope["method"] == "HEAD" else answer.body
-        response = Response(body, answer.status, answer.headers, answer.media_type)
         await response(scope, receive, send)
+
+    async def _journal_totals(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """``GET /_journal``: requests and bytes answered so far; ``DELETE`` starts again."""
+        if scope["method"] == "DELETE":
+            self.journal.clear()
+        requests, sent = self.journal.totals()
+        await JSONResponse({"requests": requests, "bytes": sent})(scope, receive, send)
 
     async def _read_body(self, receive: Receive, headers: dict[str, str]) -> bytes:
         limit = self.config.max_body_bytes
@@ -183,6 +197,16 @@ class CookbookASGI:
         except Exception:
             log.exception("error answering %s %s", scope["method"], path)
             return _text(500, "Internal server error.")
+
+
+def _bytes_on_wire(response: Response) -> int:
+    """The length of an HTTP/1.1 answer as the app makes it: status line, headers, body.
+
+    uvicorn adds its ``date`` and ``server`` headers (about 60 bytes) beyond this.
+    """
+    head = len("HTTP/1.1 200 OK\r\n") + 2
+    head += sum(len(name) + len(value) + 4 for name, value in response.raw_headers)
+    return head + len(response.body)
 
 
 def create_app(

@@ -17,7 +17,8 @@ class JournalEntry:
     ``path`` and ``query`` are as sent on the wire (still percent-encoded).
     ``started`` and ``answered`` (``time.monotonic()``) bracket the request's
     time in the service, latency included: overlapping intervals show
-    requests served concurrently; they take no part in comparisons.
+    requests served concurrently. ``sent_bytes`` counts the answer's status
+    line, headers and body. These three take no part in comparisons.
     """
 
     method: str
@@ -31,6 +32,7 @@ class JournalEntry:
     status: int
     started: float = field(default=0.0, compare=False)
     answered: float = field(default=0.0, compare=False)
+    sent_bytes: int = field(default=0, compare=False)
 
 
 class Journal:
@@ -59,6 +61,11 @@ class Journal:
             busy += change
             peak = max(peak, busy)
         return peak
+
+    def totals(self) -> tuple[int, int]:
+        """How many requests were answered, and how many bytes were sent in all."""
+        with self._lock:
+            return len(self._entries), sum(e.sent_bytes for e in self._entries)
 
     def clear(self) -> None:
         with self._lock:
