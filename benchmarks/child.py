@@ -18,6 +18,7 @@ import time
 IMPORT_NAMES = {
     "ours": "wadlclient",
     "lazr": "lazr.restfulclient.resource",
+    "http.client": "http.client",
     "httpx": "httpx",
 }
 

@@ -1,4 +1,4 @@
-"""The same work done three ways: wadlclient, lazr.restfulclient, bare httpx.
+"""The same work done three ways: wadlclient, lazr.restfulclient, bare http.client (the floor).
 
 Each driver opens the service root once (``start``) and then performs the
 measured operations. The library imports happen inside the drivers so that a
@@ -8,14 +8,19 @@ imports even while one of the clients is missing.
 
 from __future__ import annotations
 
+import http.client
 import importlib
 import json
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import httpx
 
-from benchmarks.config import EXAMPLE_WADL_TYPE, FLOOR, OURS, THEIRS
+from benchmarks.config import EXAMPLE_WADL_TYPE, FLOOR, HTTPX, OURS, THEIRS
 
 VERSION = "1.0"
 
@@ -37,6 +42,9 @@ class Driver(Protocol):
 
     def refresh(self, count: int) -> None:
         """Refresh the prepared recipe ``count`` times."""
+
+    def lookup(self, ids: list[int], threads: int) -> int:
+        """Fetch each recipe of ``ids`` by key (one field read), on ``threads`` threads."""
 
     def close(self) -> None:
         """Release connections."""
@@ -77,8 +85,22 @@ class _ObjectDriver:
         for _ in range(count):
             entry.lp_refresh()
 
+    def _fetch_one(self, key: int) -> int:
+        raise NotImplementedError
+
+    def lookup(self, ids: list[int], threads: int) -> int:
+        return _spread(self._fetch_one, ids, threads)
+
     def close(self) -> None:
         self.root = self.entry = None
+
+
+def _spread(fetch: Any, ids: list[int], threads: int) -> int:
+    """Run ``fetch`` on every id, in this thread or on a pool sharing the same client."""
+    if threads <= 1:
+        return sum(fetch(key) == key for key in ids)
+    with ThreadPoolExecutor(threads) as pool:
+        return sum(found == key for found, key in zip(pool.map(fetch, ids), ids, strict=True))
 
 
 class OursDriver(_ObjectDriver):
@@ -87,6 +109,15 @@ class OursDriver(_ObjectDriver):
     def _open(self, base_url: str, cache: Path) -> Any:
         wadlclient: Any = importlib.import_module("wadlclient")
         return wadlclient.ServiceRoot(None, base_url, cache=str(cache), version=VERSION)
+
+    def use_page_size(self, size: int) -> None:
+        """Walk collections in pages of ``size`` (the extension point), not wadlclient's 150."""
+        wadlclient: Any = importlib.import_module("wadlclient")
+        wadlclient.Collection.ITERATION_PAGE_SIZE = size
+
+    def _fetch_one(self, key: int) -> int:
+        found: int = self.root.recipes.lookup(key).id
+        return found
 
     def close(self) -> None:
         root, self.root, self.entry = self.root, None, None
@@ -100,11 +131,104 @@ class LazrDriver(_ObjectDriver):
 
     def _open(self, base_url: str, cache: Path) -> Any:
         resource: Any = importlib.import_module("lazr.restfulclient.resource")
+        self.recipes_url = base_url.rstrip("/") + f"/{VERSION}/recipes/"
         return resource.ServiceRoot(None, base_url, cache=str(cache), version=VERSION)
+
+    def _fetch_one(self, key: int) -> int:
+        found: int = self.root.load(f"{self.recipes_url}{key}").id
+        return found
+
+
+class StdlibDriver:
+    """The floor: the same HTTP exchanges on one keep-alive ``http.client`` connection.
+
+    The standard library is what wadlclient's default transport sends on, and
+    the fastest bare client measured here. Bodies are read and JSON is
+    decoded (every client must do that much); no WADL is parsed and no objects
+    are built. Each thread of a threaded lookup has its own connection.
+    """
+
+    def __init__(self) -> None:
+        self.host = ""
+        self.root_url = ""
+        self.entry_url = ""
+        self.etag = ""
+        self._local = threading.local()
+
+    def _get(
+        self, url: str, accept: str = "application/json", **headers: str
+    ) -> tuple[int, dict[str, str], bytes]:
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._local.connection = http.client.HTTPConnection(self.host)
+        parts = urlsplit(url)
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        connection.request("GET", path, headers={"Accept": accept, **headers})
+        response = connection.getresponse()
+        body = response.read()
+        if response.status not in (200, 304):
+            raise AssertionError(f"GET {url}: {response.status}")
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, body
+
+    def start(self, base_url: str, cache: Path) -> None:
+        self.host = urlsplit(base_url).netloc
+        self.root_url = base_url.rstrip("/") + f"/{VERSION}/"
+        self._get(self.root_url, EXAMPLE_WADL_TYPE)
+        json.loads(self._get(self.root_url)[2])
+
+    def _pages(self, url: str) -> Iterator[list[dict[str, Any]]]:
+        next_url: str | None = url
+        while next_url:
+            page = json.loads(self._get(next_url)[2])
+            yield page["entries"]
+            next_url = page.get("next_collection_link")
+
+    def iterate(self) -> int:
+        count = 0
+        for entries in self._pages(self.root_url + "recipes"):
+            for entry in entries:
+                entry["id"]
+                count += 1
+        return count
+
+    def slice(self, start: int, stop: int) -> int:
+        wanted = stop - start
+        found = 0
+        url = f"{self.root_url}recipes?ws.start={start}&ws.size={wanted}"
+        for entries in self._pages(url):
+            for entry in entries[: wanted - found]:
+                entry["id"]
+                found += 1
+            if found >= wanted:
+                break
+        return found
+
+    def prepare_refresh(self) -> None:
+        page = json.loads(self._get(self.root_url + "recipes?ws.size=1")[2])
+        self.entry_url = page["entries"][0]["self_link"]
+        self.etag = self._get(self.entry_url)[1]["etag"]
+
+    def refresh(self, count: int) -> None:
+        for _ in range(count):
+            status = self._get(self.entry_url, **{"If-None-Match": self.etag})[0]
+            if status != 304:
+                raise AssertionError(f"expected 304, got {status}")
+
+    def _fetch_one(self, key: int) -> int:
+        found: int = json.loads(self._get(f"{self.root_url}recipes/{key}")[2])["id"]
+        return found
+
+    def lookup(self, ids: list[int], threads: int) -> int:
+        return _spread(self._fetch_one, ids, threads)
+
+    def close(self) -> None:
+        connection = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
 
 
 class HttpxDriver:
-    """The floor: the same HTTP exchanges with a bare ``httpx.Client``.
+    """The same HTTP exchanges with a bare ``httpx.Client`` (the floor before issue 14).
 
     Bodies are read and JSON is decoded (every client must do that much); no
     WADL is parsed and no objects are built. For a plain-http service the
@@ -178,11 +302,12 @@ class HttpxDriver:
 
 
 def make_driver(client: str) -> Driver:
-    """The driver for one of ``ours``, ``lazr``, ``httpx``."""
+    """The driver for one of ``ours``, ``lazr``, ``http.client`` (the floor), ``httpx``."""
     drivers: dict[str, type[Driver]] = {
         OURS: OursDriver,
         THEIRS: LazrDriver,
-        FLOOR: HttpxDriver,
+        FLOOR: StdlibDriver,
+        HTTPX: HttpxDriver,
     }
     try:
         return drivers[client]()

@@ -15,11 +15,14 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 BENCH_DIR = REPO_ROOT / "benchmarks"
 SCRATCH_ROOT = REPO_ROOT / ".bench-tmp"
 
-#: Client names, in the order the table shows them. ``httpx`` is the floor:
-#: the same HTTP exchanges made with bare httpx, no object layer at all.
+#: Client names, in the order the table shows them. ``http.client`` is the
+#: floor: the same HTTP exchanges on a bare standard-library connection, no
+#: object layer at all (the fastest bare client; httpx is no longer what
+#: wadlclient sends on). ``httpx`` can still be asked for with ``--clients``.
 OURS = "ours"
 THEIRS = "lazr"
-FLOOR = "httpx"
+FLOOR = "http.client"
+HTTPX = "httpx"
 CLIENTS = (OURS, THEIRS, FLOOR)
 
 EXAMPLE_WADL_TYPE = "application/vnd.example.wadl+xml"
@@ -79,6 +82,10 @@ class ServiceSpec:
     page_size: int = 75
 
 
+#: Workloads that run against the Launchpad WADL server on caches filled beforehand.
+LAUNCHPAD_WARM = ("warm_start", "process_launchpad")
+
+
 @dataclass(frozen=True)
 class Workload:
     """One row of the results table.
@@ -88,6 +95,8 @@ class Workload:
     ``tracemalloc`` takes the peak of Python allocations made while iterating
     (after the service root exists), ``rss`` the peak private memory of the
     whole worker process; both memory kinds use one fresh worker per sample.
+    ``process`` times a whole new interpreter, start to exit. ``clients``,
+    when given, limits the row to those clients.
     """
 
     key: str
@@ -98,6 +107,7 @@ class Workload:
     size: int = 0
     params: dict[str, int] = field(default_factory=dict)
     floor: bool = True
+    clients: tuple[str, ...] = ()
     rounds: int = 3
     values: int = 3
     warmups: int = 1
@@ -132,10 +142,28 @@ def full_plan() -> Plan:
                  service="10k", size=10_000, values=3),
         Workload("iterate_latency", "iterate 10,000 entries, page size 75, 20 ms latency",
                  "loop", 0.25, service="10k-latency", size=10_000, values=2),
+        Workload("iterate_same_pages", "iterate 10,000 entries, every client at the "
+                 "server's page size (75)", "loop", 0.5, service="10k", size=10_000,
+                 params={"page_size": 75}, values=3),
         Workload("slice", "slice [5000:5100] of 10,000 entries", "loop", 0.5,
                  service="10k", params={"start": 5000, "stop": 5100}, values=5),
+        Workload("lookup", "100 entries looked up by key, one GET each", "loop", 0.6,
+                 service="10k", params={"count": 100, "threads": 1}, values=5),
+        Workload("lookup_latency", "160 lookups by key, 20 ms latency, 1 thread", "loop",
+                 None, service="10k-latency", params={"count": 160, "threads": 1}, values=2),
+        Workload("lookup_latency_threads", "160 lookups by key, 20 ms latency, 8 threads "
+                 "sharing one root", "loop", None, service="10k-latency",
+                 params={"count": 160, "threads": 8}, clients=(OURS, FLOOR), values=2,
+                 note="lazr.restfulclient is left out: its root shared by 8 threads hangs "
+                 "(httplib2 connections are not thread-safe)"),
         Workload("refresh", "1,000 lp_refresh() answered 304", "loop", 0.8,
                  service="10k", params={"count": 1000}, values=3),
+        Workload("process_script", "user's script, whole process: import, root on a warm "
+                 "cache, one collection read", "process", None, service="10k", values=3),
+        Workload("process_launchpad", "user's script on the Launchpad WADL, whole process: "
+                 "import, root on a warm cache", "process", 0.5, floor=False, values=3),
+        Workload("iterate_100k", "iterate 100,000 entries, page size 75", "loop", None,
+                 service="100k", size=100_000, values=1, rounds=2),
         Workload("memory_small", "peak allocations iterating 10,000 entries (tracemalloc)",
                  "tracemalloc", 0.7, service="10k", size=10_000, values=1, warmups=0, rounds=2),
         Workload("memory", "peak allocations iterating 100,000 entries (tracemalloc)",
@@ -165,8 +193,20 @@ def smoke_plan() -> Plan:
                  "fresh", 0.1, floor=False),
         Workload("iterate", "iterate 200 entries, page size 75", "loop", 0.5,
                  service="small", size=200),
+        Workload("iterate_same_pages", "iterate 200 entries, every client at the server's "
+                 "page size (75)", "loop", 0.5, service="small", size=200,
+                 params={"page_size": 75}),
         Workload("slice", "slice [100:110] of 200 entries", "loop", 0.5,
                  service="small", params={"start": 100, "stop": 110}),
+        Workload("lookup", "10 entries looked up by key", "loop", 0.6,
+                 service="small", params={"count": 10, "threads": 1}),
+        Workload("lookup_latency_threads", "16 lookups by key, 8 threads sharing one root",
+                 "loop", None, service="small", params={"count": 16, "threads": 8},
+                 clients=(OURS, FLOOR)),
+        Workload("process_script", "user's script, whole process: import, root on a warm "
+                 "cache, one collection read", "process", None, service="small"),
+        Workload("process_launchpad", "user's script on the Launchpad WADL, whole process: "
+                 "import, root on a warm cache", "process", 0.5, floor=False),
         Workload("refresh", "10 lp_refresh() answered 304", "loop", 0.8,
                  service="small", params={"count": 10}),
         Workload("memory", "peak allocations iterating 200 entries (tracemalloc)",

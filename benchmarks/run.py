@@ -1,4 +1,4 @@
-"""Run every workload for wadlclient, lazr.restfulclient and bare httpx, and report.
+"""Run every workload for wadlclient, lazr.restfulclient and the bare http.client floor; report.
 
 ``python -m benchmarks.run`` (``make bench``): full sizes, several rounds,
 writes ``benchmarks/RESULTS.md``, ``benchmarks/ratios.png`` and the raw
@@ -28,6 +28,8 @@ from benchmarks.config import (
     BENCH_DIR,
     CLIENTS,
     FLOOR,
+    HTTPX,
+    LAUNCHPAD_WARM,
     REPO_ROOT,
     SCRATCH_ROOT,
     Plan,
@@ -46,7 +48,8 @@ class WorkloadError(Exception):
 
 
 def clients_for(workload: Workload, selected: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(c for c in selected if workload.floor or c != FLOOR)
+    allowed = workload.clients or selected
+    return tuple(c for c in selected if c in allowed and (workload.floor or c != FLOOR))
 
 
 def run_worker(
@@ -144,6 +147,32 @@ def measure(
     return benches
 
 
+def count_network_work(
+    workload: Workload, clients: tuple[str, ...], base_url: str, scratch: Path
+) -> dict[str, report.Count]:
+    """Requests and bytes of one warm operation per client, counted by the service (untimed)."""
+    counts: dict[str, report.Count] = {}
+    params = {"size": workload.size, **workload.params} if workload.size else workload.params
+    for client in clients:
+        command = [
+            sys.executable, "-m", "benchmarks.worker", "--count",
+            "--workload", workload.key, "--client", client, "--base-url", base_url,
+            "--params", json.dumps(params),
+        ]  # fmt: skip
+        completed = subprocess.run(
+            command, cwd=REPO_ROOT, capture_output=True, text=True,
+            timeout=WORKER_TIMEOUT, check=False, env=measured_env(),
+        )  # fmt: skip
+        if completed.returncode != 0:
+            raise WorkloadError(
+                f"{workload.key}/{client}: counting failed: {completed.stderr.strip()[-1500:]}"
+            )
+        totals = json.loads(completed.stdout.strip().splitlines()[-1])
+        counts[client] = report.Count(totals["requests"], totals["bytes"])
+        print(f"  {client}: {totals['requests']} requests, {totals['bytes']} bytes", flush=True)
+    return counts
+
+
 PRIME = (
     "import wadlclient, lazr.restfulclient.resource, httpx, httpcore, h11, pyperf, "
     "benchmarks.worker, benchmarks.child, benchmarks.clients"
@@ -177,7 +206,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--smoke", action="store_true", help="one round, tiny sizes")
     parser.add_argument("--only", help="comma-separated workload keys to run")
     parser.add_argument(
-        "--clients", default=",".join(CLIENTS), help="comma-separated subset of ours,lazr,httpx"
+        "--clients",
+        default=",".join(CLIENTS),
+        help=f"comma-separated subset of {','.join((*CLIENTS, HTTPX))}",
     )
     parser.add_argument("--results", type=Path, help="where to write RESULTS.md")
     parser.add_argument("--chart", type=Path, help="where to write ratios.png")
@@ -207,7 +238,7 @@ def rerender(args: argparse.Namespace, plan: Plan) -> int:
     for workload in plan.workloads:
         stats = {
             client: report.Stats.of(benches[f"{workload.key}:{client}"])
-            for client in CLIENTS
+            for client in (*CLIENTS, HTTPX)
             if f"{workload.key}:{client}" in benches
         }
         if stats:
@@ -215,6 +246,8 @@ def rerender(args: argparse.Namespace, plan: Plan) -> int:
     print(report.text_table(rows))
     for line in report.flatness_lines(rows):
         print(f"memory growth, {line}")
+    for line in report.scaling_lines(rows):
+        print(f"scaling, {line}")
     first, last = zip(*(bench.get_dates() for bench in benches.values()), strict=True)
     facts = [("measured", f"{min(first):%Y-%m-%d %H:%M} to {max(last):%H:%M} (local time)"),
              ("rendered from", str(args.from_json))]  # fmt: skip
@@ -234,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     plan = smoke_plan() if args.smoke else full_plan()
     if args.from_json:
         return rerender(args, plan)
-    selected = tuple(c for c in CLIENTS if c in args.clients.split(","))
+    selected = tuple(c for c in (*CLIENTS, HTTPX) if c in args.clients.split(","))
     workloads = list(plan.workloads)
     if args.only:
         keys = args.only.split(",")
@@ -258,20 +291,23 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{workload.key}: {workload.title}", flush=True)
                 try:
                     caches: dict[str, Path] = {}
-                    if workload.key == "warm_start":
+                    if workload.key in LAUNCHPAD_WARM:
                         base_url, caches = prefill_warm_caches(clients, scratch)
                     elif workload.service:
                         base_url = servers[workload.service].base_url
                     else:
                         base_url = "http://127.0.0.1:9/"
                     benches = measure(workload, clients, base_url, scratch, caches)
+                    counts = {}
+                    if workload.service:
+                        counts = count_network_work(workload, clients, base_url, scratch)
                 except WorkloadError as exc:
                     print(f"  ERROR {exc}", flush=True)
                     rows.append(report.Row(workload, {}, error=str(exc)))
                     continue
                 suite.extend(benches.values())
                 stats = {client: report.Stats.of(bench) for client, bench in benches.items()}
-                rows.append(report.Row(workload, stats))
+                rows.append(report.Row(workload, stats, counts=counts))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -280,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     print(report.text_table(rows))
     for line in report.flatness_lines(rows):
         print(f"memory growth, {line}")
+    for line in report.scaling_lines(rows):
+        print(f"scaling, {line}")
     print(f"\n{'smoke run' if args.smoke else 'run'} took {elapsed:.0f} s")
     if args.json and suite:
         args.json.unlink(missing_ok=True)

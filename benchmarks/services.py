@@ -82,7 +82,11 @@ def _serve(command: list[str], port: int, log: Path, ready_timeout: float) -> It
 
 @contextmanager
 def cookbook_service(spec: ServiceSpec, log_dir: Path) -> Iterator[Server]:
-    """``python -m cookbook_service`` with the spec's size, page size and latency."""
+    """``python -m cookbook_service`` with the spec's size, page size and latency.
+
+    It answers ``/_journal`` with the requests and bytes it has answered, which
+    ``benchmarks.worker --count`` reads to report each client's network work.
+    """
     port = free_port()
     command = [
         sys.executable, "-m", "cookbook_service",
@@ -90,6 +94,7 @@ def cookbook_service(spec: ServiceSpec, log_dir: Path) -> Iterator[Server]:
         "--page-size", str(spec.page_size),
         "--seed-recipes", str(spec.seed_recipes),
         "--latency-ms", str(spec.latency_ms),
+        "--journal-endpoint",
     ]  # fmt: skip
     with _serve(command, port, log_dir / f"service-{spec.key}.log", 180) as server:
         yield server

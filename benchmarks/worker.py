@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +27,14 @@ import pyperf  # type: ignore[import-untyped]
 
 from benchmarks.clients import VERSION, Driver, make_driver
 from benchmarks.config import REPO_ROOT, SCRATCH_ROOT, measured_env
+
+ITERATIONS = (
+    "iterate", "iterate_latency", "iterate_same_pages", "iterate_100k",
+    "memory", "memory_small", "rss", "rss_small",
+)  # fmt: skip
+
+#: Workloads timed in a new interpreter per sample (`benchmarks.child`).
+START_UPS = ("import", "cold_start", "script_start", "warm_start")
 
 #: Worker options forwarded when pyperf itself spawns worker processes.
 _FORWARDED = ("workload", "client", "base_url", "cache", "params")
@@ -83,6 +92,66 @@ def fresh_process_timer(
     return time_func
 
 
+#: A user's whole script per client: argv is the base URL and the cache directory;
+#: ``read`` as a third argument reads one collection (ten entries, one field each).
+SCRIPTS = {
+    "ours": "import sys, wadlclient\n"
+    "root = wadlclient.ServiceRoot(None, sys.argv[1], cache=sys.argv[2], version='1.0')\n"
+    "if sys.argv[3:]:\n    [recipe.id for recipe in root.recipes[:10]]\n",
+    "lazr": "import sys, lazr.restfulclient.resource as resource\n"
+    "root = resource.ServiceRoot(None, sys.argv[1], cache=sys.argv[2], version='1.0')\n"
+    "if sys.argv[3:]:\n    [recipe.id for recipe in root.recipes[:10]]\n",
+    "http.client": "import sys, json, http.client, urllib.parse\n"
+    "base = urllib.parse.urlsplit(sys.argv[1])\n"
+    "connection = http.client.HTTPConnection(base.netloc)\n"
+    "def get(path):\n"
+    "    connection.request('GET', path, headers={'Accept': 'application/json'})\n"
+    "    return json.loads(connection.getresponse().read())\n"
+    "get(base.path + '1.0/')\n"
+    "if sys.argv[3:]:\n"
+    "    [e['id'] for e in get(base.path + '1.0/recipes?ws.size=10')['entries']]\n",
+}
+
+
+def whole_process_timer(
+    workload: str, client: str, base_url: str, cache: str | None
+) -> Callable[[int], float]:
+    """A pyperf time function: each loop is one user's script, timed from spawn to exit.
+
+    The cache is reused between samples (the warm-up sample fills it when
+    no prefilled one was given).
+    """
+    if cache is None:
+        SCRATCH_ROOT.mkdir(exist_ok=True)
+        cache = tempfile.mkdtemp(prefix="script-", dir=SCRATCH_ROOT)
+    command = [sys.executable, "-c", SCRIPTS[client], base_url, cache]
+    if workload == "process_script":
+        command.append("read")
+    env = measured_env()
+
+    def time_func(loops: int) -> float:
+        total = 0.0
+        for _ in range(loops):
+            started = time.perf_counter()
+            completed = subprocess.run(
+                command, capture_output=True, text=True, env=env, check=False
+            )
+            total += time.perf_counter() - started
+            if completed.returncode != 0:
+                raise RuntimeError(f"{workload}/{client} script failed:\n{completed.stderr!r}")
+        return total
+
+    return time_func
+
+
+def recipe_ids(base_url: str, count: int) -> list[int]:
+    """The ids of the first ``count`` recipes (untimed: what the lookups ask for)."""
+    url = f"{base_url.rstrip('/')}/{VERSION}/recipes?ws.size={min(count, 300)}"
+    entries = httpx.get(url, headers={"Accept": "application/json"}).json()["entries"]
+    ids = [int(entry["id"]) for entry in entries]
+    return (ids * (count // len(ids) + 1))[:count]
+
+
 def collection_size(base_url: str) -> int:
     """The ``total_size`` the server reports for ``recipes`` (untimed, to check counts)."""
     url = f"{base_url.rstrip('/')}/{VERSION}/recipes?ws.size=1"
@@ -94,8 +163,11 @@ def operation(
     workload: str, driver: Driver, base_url: str, params: dict[str, int]
 ) -> Callable[[], object]:
     """The repeated operation of a ``loop`` or memory workload."""
-    if workload in ("iterate", "iterate_latency", "memory", "memory_small", "rss", "rss_small"):
+    if workload in ITERATIONS:
         expected = collection_size(base_url)
+        use_page_size = getattr(driver, "use_page_size", None)
+        if "page_size" in params and use_page_size is not None:
+            use_page_size(params["page_size"])
 
         def iterate() -> int:
             count = driver.iterate()
@@ -114,6 +186,16 @@ def operation(
             return count
 
         return take_slice
+    if workload.startswith("lookup"):
+        ids, threads = recipe_ids(base_url, params["count"]), params["threads"]
+
+        def look_up() -> int:
+            found = driver.lookup(ids, threads)
+            if found != len(ids):
+                raise AssertionError(f"found {found} of {len(ids)} entries")
+            return found
+
+        return look_up
     if workload == "refresh":
         driver.prepare_refresh()
         count = params["count"]
@@ -121,21 +203,66 @@ def operation(
     raise ValueError(f"unknown workload {workload!r}")
 
 
+def journal(base_url: str, method: str = "GET") -> dict[str, int]:
+    """The service's totals so far (``DELETE``: and start counting again)."""
+    answer = httpx.request(method, base_url.rstrip("/") + "/_journal")
+    answer.raise_for_status()
+    totals: dict[str, int] = answer.json()
+    return totals
+
+
+def count_requests(args: argparse.Namespace, params: dict[str, int]) -> dict[str, int]:
+    """Requests sent and bytes received by one warm operation (or one process) of a row.
+
+    The operation runs once untimed first, as the warm-up does before the
+    timed values, so the count is the steady state's.
+    """
+    if args.workload.startswith("process_") or args.workload in START_UPS:
+        make = whole_process_timer if args.workload.startswith("process_") else fresh_process_timer
+        timer = make(args.workload, args.client, args.base_url, args.cache)
+        timer(1)
+        journal(args.base_url, "DELETE")
+        timer(1)
+        return journal(args.base_url)
+    driver = make_driver(args.client)
+    SCRATCH_ROOT.mkdir(exist_ok=True)
+    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=SCRATCH_ROOT))
+    try:
+        driver.start(args.base_url, cache)
+        run = operation(args.workload, driver, args.base_url, params)
+        run()
+        journal(args.base_url, "DELETE")
+        run()
+        return journal(args.base_url)
+    finally:
+        driver.close()
+        shutil.rmtree(cache, ignore_errors=True)
+
+
 def main() -> None:
-    runner = pyperf.Runner(
-        program_args=("-m", "benchmarks.worker"), add_cmdline_args=_forward_args
-    )
+    runner = pyperf.Runner(program_args=("-m", "benchmarks.worker"), add_cmdline_args=_forward_args)
     parser = runner.argparser
     parser.add_argument("--workload", required=True)
     parser.add_argument("--client", required=True)
     parser.add_argument("--base-url", dest="base_url", required=True)
     parser.add_argument("--cache", default=None, help="prefilled cache (warm start)")
     parser.add_argument("--params", default="{}", help="JSON object of workload sizes")
+    parser.add_argument(
+        "--count", action="store_true", help="print the requests and bytes of one operation"
+    )
     args = runner.parse_args()
     params: dict[str, int] = json.loads(args.params)
     name = f"{args.workload}:{args.client}"
+    if args.count:
+        print(json.dumps(count_requests(args, params)))
+        return
 
-    if args.workload in ("import", "cold_start", "script_start", "warm_start"):
+    if args.workload.startswith("process_"):
+        runner.bench_time_func(
+            name, whole_process_timer(args.workload, args.client, args.base_url, args.cache)
+        )
+        return
+    if args.workload in START_UPS:
         runner.bench_time_func(
             name, fresh_process_timer(args.workload, args.client, args.base_url, args.cache)
         )

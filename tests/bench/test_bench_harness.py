@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from benchmarks.config import FLOOR, OURS, THEIRS, Workload, launchpad_wadl_path, smoke_plan
 from benchmarks.lpserver import ORIGINAL_BASE, rewrite_wadl, root_json
-from benchmarks.report import Row, Stats
+from benchmarks.report import Row, Stats, scaling_lines
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,3 +61,24 @@ def test_warm_start_server_moves_every_launchpad_reference_to_loopback() -> None
     assert root["resource_type_link"] == base + "#service-root"
     assert root["people_collection_link"] == base + "people"
     assert all(value.startswith(base) for value in root.values())
+
+
+def test_eight_threads_pass_only_at_five_times_the_speed_of_one() -> None:
+    one = _row("lookup_latency", 0.6, **{OURS: 1.0, FLOOR: 1.0})
+    fast = _row("lookup_latency_threads", 0.6, **{OURS: 0.19, FLOOR: 0.5})
+    slow = _row("lookup_latency_threads", 0.6, **{OURS: 0.25, FLOOR: 0.5})
+
+    assert "ours: 5.26x PASS" in " ".join(scaling_lines([one, fast]))
+    assert "ours: 4.00x MISS" in " ".join(scaling_lines([one, slow]))
+
+
+def test_walk_growth_from_10k_to_100k_passes_within_eleven_times() -> None:
+    small = _row("iterate", 0.5, **{OURS: 1.0, THEIRS: 2.0})
+    large = _row("iterate_100k", 0.5, **{OURS: 10.5, THEIRS: 30.0})
+
+    lines = scaling_lines([small, large])
+
+    assert lines == [
+        "walk time 100k / 10k, ours: 10.50x PASS (goal <= 11)",
+        "walk time 100k / 10k, lazr: 15.00x",
+    ]
