@@ -106,9 +106,18 @@ def _spread(fetch: Any, ids: list[int], threads: int) -> int:
 class OursDriver(_ObjectDriver):
     """wadlclient, through its public API only."""
 
+    write_behind = False
+
     def _open(self, base_url: str, cache: Path) -> Any:
         wadlclient: Any = importlib.import_module("wadlclient")
+        if self.write_behind:
+            behind = wadlclient.HTTPCache(cache, write_behind=True)
+            return wadlclient.ServiceRoot(None, base_url, cache=behind, version=VERSION)
         return wadlclient.ServiceRoot(None, base_url, cache=str(cache), version=VERSION)
+
+    def use_write_behind(self) -> None:
+        """Open the root on ``HTTPCache(..., write_behind=True)`` (call before ``start``)."""
+        self.write_behind = True
 
     def use_page_size(self, size: int) -> None:
         """Walk collections in pages of ``size`` (the extension point), not wadlclient's 150."""

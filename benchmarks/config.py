@@ -149,6 +149,9 @@ def full_plan() -> Plan:
                  service="10k", params={"start": 5000, "stop": 5100}, values=5),
         Workload("lookup", "100 entries looked up by key, one GET each", "loop", 0.6,
                  service="10k", params={"count": 100, "threads": 1}, values=5),
+        Workload("lookup_write_behind", "100 entries looked up by key, wadlclient's cache "
+                 "writing behind (HTTPCache(write_behind=True))", "loop", None, service="10k",
+                 params={"count": 100, "threads": 1, "write_behind": 1}, values=5),
         Workload("lookup_latency", "160 lookups by key, 20 ms latency, 1 thread", "loop",
                  None, service="10k-latency", params={"count": 160, "threads": 1}, values=2),
         Workload("lookup_latency_threads", "160 lookups by key, 20 ms latency, 8 threads "
@@ -200,6 +203,9 @@ def smoke_plan() -> Plan:
                  service="small", params={"start": 100, "stop": 110}),
         Workload("lookup", "10 entries looked up by key", "loop", 0.6,
                  service="small", params={"count": 10, "threads": 1}),
+        Workload("lookup_write_behind", "10 entries looked up by key, wadlclient's cache "
+                 "writing behind", "loop", None, service="small",
+                 params={"count": 10, "threads": 1, "write_behind": 1}),
         Workload("lookup_latency_threads", "16 lookups by key, 8 threads sharing one root",
                  "loop", None, service="small", params={"count": 16, "threads": 8},
                  clients=(OURS, FLOOR)),

@@ -203,6 +203,15 @@ def operation(
     raise ValueError(f"unknown workload {workload!r}")
 
 
+def configured_driver(client: str, params: dict[str, int]) -> Driver:
+    """The client's driver, set up as the row's parameters ask (before ``start``)."""
+    driver = make_driver(client)
+    use_write_behind = getattr(driver, "use_write_behind", None)
+    if params.get("write_behind") and use_write_behind is not None:
+        use_write_behind()
+    return driver
+
+
 def journal(base_url: str, method: str = "GET") -> dict[str, int]:
     """The service's totals so far (``DELETE``: and start counting again)."""
     answer = httpx.request(method, base_url.rstrip("/") + "/_journal")
@@ -224,7 +233,7 @@ def count_requests(args: argparse.Namespace, params: dict[str, int]) -> dict[str
         journal(args.base_url, "DELETE")
         timer(1)
         return journal(args.base_url)
-    driver = make_driver(args.client)
+    driver = configured_driver(args.client, params)
     SCRATCH_ROOT.mkdir(exist_ok=True)
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=SCRATCH_ROOT))
     try:
@@ -268,7 +277,7 @@ def main() -> None:
         )
         return
 
-    driver = make_driver(args.client)
+    driver = configured_driver(args.client, params)
     SCRATCH_ROOT.mkdir(exist_ok=True)
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=SCRATCH_ROOT))
     try:

@@ -72,3 +72,21 @@ def test_a_process_that_exits_normally_has_written_every_entry(tmp_path: Path) -
     reader = HTTPCache(tmp_path)
     assert len(list(tmp_path.iterdir())) == 300
     assert all(reader.get(f"{URL}{n}", JSON).body == b"%d" % n for n in range(300))
+
+
+def test_refresh_behind_writes_a_new_representation_through_and_never_under_an_older_refresh(
+    tmp_path: Path,
+) -> None:
+    cache = HTTPCache(tmp_path, refresh_behind=True)
+    url = f"{URL}1"
+    path = tmp_path / cache.filename(url, JSON)
+    cache.put(url, JSON, _response('"a"'), b"first")
+    assert path.read_bytes().endswith(b"first")  # a new representation is written through
+
+    cache.refresh(url, JSON, _response('"b"'))
+    assert cache.get(url, JSON).headers["etag"] == '"b"'  # the revalidation, read back at once
+    cache.put(url, JSON, _response('"c"'), b"second")
+    cache.flush()
+
+    assert path.read_bytes().endswith(b"second")
+    assert HTTPCache(tmp_path).get(url, JSON).headers["etag"] == '"c"'

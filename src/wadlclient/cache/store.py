@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wadlclient.cache.behind import queue_for, queue_of
+from wadlclient.cache.behind import WriteBehind, queue_for, queue_of
 from wadlclient.cache.fileformat import parse, read, serialise, storable
 from wadlclient.cache.freshness import CachedResponse, cache_directives
 from wadlclient.cache.names import cache_file_name, cache_key
@@ -62,11 +62,13 @@ class HTTPCache:
     ``directory=None`` makes a private temporary directory, removed at
     interpreter exit or by ``close()``. ``clock`` gives the current time
     in seconds since the epoch; tests inject one to check expiry exactly.
-    ``write_behind=True`` leaves response files to a background thread
+    ``write_behind=True`` leaves every response file to a background thread
     (`wadlclient.cache.behind`): every cache object made later on the same
     directory in this process shares the queue and reads the writes at once;
     other readers see them once written; and ``flush()``, ``close()`` and
-    interpreter exit write everything.
+    interpreter exit write everything. ``refresh_behind=True`` does that only
+    for the rewrite a 304 causes (a new Date and validators for a body
+    already on disk): a new representation is on disk when ``put`` returns.
     """
 
     def __init__(
@@ -75,6 +77,7 @@ class HTTPCache:
         *,
         clock: Callable[[], float] = time.time,
         write_behind: bool = False,
+        refresh_behind: bool = False,
     ) -> None:
         self.clock = clock
         self._lock = threading.Lock()
@@ -105,9 +108,13 @@ class HTTPCache:
         # Joined as strings on the hot paths: pathlib interns every path part,
         # and a walk over a big collection would intern one name per page.
         self._directory = path
-        self._behind = (
-            queue_for(path, self._write, self._unlink) if write_behind else queue_of(path)
-        )
+        self._write_behind = write_behind
+        self._refresh_behind = refresh_behind
+        self._behind: WriteBehind | None
+        if write_behind or refresh_behind:
+            self._behind = queue_for(path, self._write, self._unlink)
+        else:
+            self._behind = queue_of(path)
 
     @property
     def directory(self) -> Path:
@@ -204,7 +211,7 @@ class HTTPCache:
         if "no-store" in cache_directives(refreshed.headers):
             self.delete(url, media_type)
         else:
-            self._store(url, media_type, refreshed)
+            self._store(url, media_type, refreshed, revalidation=True)
         return refreshed
 
     def delete(self, url: str, media_type: str | None = None) -> None:
@@ -218,10 +225,12 @@ class HTTPCache:
                 media_types = sorted(self._media_types)
         for each in media_types:
             name = self.filename(url, each)
-            if self._behind is not None:
-                self._behind.submit(name, None)
-            else:
+            if self._behind is None:
                 self._unlink(name)
+            else:
+                self._behind.submit(name, None)
+                if not self._write_behind:
+                    self._behind.flush()
             logger.debug("cache delete: %s (%s)", url, each)
 
     @property
@@ -284,12 +293,21 @@ class HTTPCache:
             with self._lock:
                 self._media_types.add(media_type)
 
-    def _store(self, url: str, media_type: str, response: CachedResponse) -> None:
+    def _store(
+        self, url: str, media_type: str, response: CachedResponse, *, revalidation: bool = False
+    ) -> None:
+        """Write an entry: through now, or queued when this cache writes that kind behind.
+
+        With a queue for the directory, even a write-through goes through it
+        (and flushes it), so an older queued write never lands after it.
+        """
         name = self.filename(url, media_type)
         data = serialise(response, media_type, self.clock())
         if self._behind is not None:
             self._behind.submit(name, data)
             logger.debug("cache write queued: %s (%s) -> %s", url, media_type, name)
+            if not (self._write_behind or (revalidation and self._refresh_behind)):
+                self._behind.flush()
         elif self._write(name, data):
             logger.debug("cache write: %s (%s) -> %s", url, media_type, name)
 

@@ -93,7 +93,10 @@ class ServiceRoot(Resource):
         wadl_media_type: str = EXAMPLE_WADL_MEDIA_TYPE,
     ) -> None:
         url = self.root_url_for(service_root, version)
-        http_cache = cache if isinstance(cache, HTTPCache) else HTTPCache(cache)
+        # A 304's rewrite of an entry goes to a background thread (see HTTPCache).
+        http_cache = (
+            cache if isinstance(cache, HTTPCache) else HTTPCache(cache, refresh_behind=True)
+        )
         object.__setattr__(self, "credentials", authorizer)
         object.__setattr__(self, "_made_cache", None if http_cache is cache else http_cache)
         transport = self.make_transport(
