@@ -159,7 +159,7 @@ def full_plan() -> Plan:
                  params={"count": 160, "threads": 8}, clients=(OURS, FLOOR), values=2,
                  note="lazr.restfulclient is left out: its root shared by 8 threads hangs "
                  "(httplib2 connections are not thread-safe)"),
-        Workload("refresh", "1,000 lp_refresh() answered 304", "loop", 0.8,
+        Workload("refresh", "1,000 lp_refresh() answered 304", "loop", 0.7,
                  service="10k", params={"count": 1000}, values=3),
         Workload("process_script", "user's script, whole process: import, root on a warm "
                  "cache, one collection read", "process", None, service="10k", values=3),
@@ -213,7 +213,7 @@ def smoke_plan() -> Plan:
                  "cache, one collection read", "process", None, service="small"),
         Workload("process_launchpad", "user's script on the Launchpad WADL, whole process: "
                  "import, root on a warm cache", "process", 0.5, floor=False),
-        Workload("refresh", "10 lp_refresh() answered 304", "loop", 0.8,
+        Workload("refresh", "10 lp_refresh() answered 304", "loop", 0.7,
                  service="small", params={"count": 10}),
         Workload("memory", "peak allocations iterating 200 entries (tracemalloc)",
                  "tracemalloc", 0.7, service="small", size=200),

@@ -182,16 +182,19 @@ class HTTPCache:
         self._remember(media_type)
         self._store(url, media_type, CachedResponse(status, headers, body))
 
-    def refresh(self, url: str, media_type: str, not_modified: Any) -> CachedResponse | None:
+    def refresh(
+        self, url: str, media_type: str, not_modified: Any, stored: object = None
+    ) -> CachedResponse | None:
         """Merge a 304's headers into the stored entry and rewrite it.
 
         The entry is then as fresh as if the server had sent the whole
         representation again: the 304's Date (or now, if it has none),
         ETag, Cache-Control and Expires replace the stored ones; the
         stored Age, which described the old response, is dropped. Returns
-        None when nothing usable is stored.
+        None when nothing usable is stored. ``stored``, the entry whose
+        validators were sent (as `get` returned it), saves reading it again.
         """
-        cached = self.get(url, media_type)
+        cached = stored if isinstance(stored, CachedResponse) else self.get(url, media_type)
         if cached is None:
             return None
         fresh_headers = Headers(not_modified.headers).raw

@@ -258,7 +258,7 @@ class Transport:
                 log_exchange(method, url, status, CacheOutcome.BYPASS.value)
                 return _wrap(response, not_modified=True)
             if cached is not None and cache is not None:
-                refreshed = cache.refresh(url, accept, response)
+                refreshed = cache.refresh(url, accept, response, cached)
                 log_exchange(method, url, status, CacheOutcome.REVALIDATED.value)
                 return _from_cached(refreshed if refreshed is not None else cached, url)
             log_exchange(method, url, status, CacheOutcome.UNEXPECTED.value)
