@@ -148,39 +148,35 @@ class LazrDriver(_ObjectDriver):
         return found
 
 
-class StdlibDriver:
-    """The floor: the same HTTP exchanges on one keep-alive ``http.client`` connection.
+class _BareDriver:
+    """The same HTTP exchanges without an object layer: the floor.
 
-    The standard library is what wadlclient's default transport sends on, and
-    the fastest bare client measured here. Bodies are read and JSON is
-    decoded (every client must do that much); no WADL is parsed and no objects
-    are built. Each thread of a threaded lookup has its own connection.
+    Bodies are read and JSON is decoded (every client must do that much); no
+    WADL is parsed and no objects are built. Subclasses send one GET.
     """
 
     def __init__(self) -> None:
-        self.host = ""
         self.root_url = ""
         self.entry_url = ""
         self.etag = ""
-        self._local = threading.local()
+
+    def _open(self, base_url: str) -> None:
+        raise NotImplementedError
+
+    def _exchange(self, url: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+        """One GET: the status, the headers (lower-case names) and the body."""
+        raise NotImplementedError
 
     def _get(
         self, url: str, accept: str = "application/json", **headers: str
     ) -> tuple[int, dict[str, str], bytes]:
-        connection = getattr(self._local, "connection", None)
-        if connection is None:
-            connection = self._local.connection = http.client.HTTPConnection(self.host)
-        parts = urlsplit(url)
-        path = parts.path + (f"?{parts.query}" if parts.query else "")
-        connection.request("GET", path, headers={"Accept": accept, **headers})
-        response = connection.getresponse()
-        body = response.read()
-        if response.status not in (200, 304):
-            raise AssertionError(f"GET {url}: {response.status}")
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, body
+        answer = self._exchange(url, {"Accept": accept, **headers})
+        if answer[0] not in (200, 304):
+            raise AssertionError(f"GET {url}: {answer[0]}")
+        return answer
 
     def start(self, base_url: str, cache: Path) -> None:
-        self.host = urlsplit(base_url).netloc
+        self._open(base_url)
         self.root_url = base_url.rstrip("/") + f"/{VERSION}/"
         self._get(self.root_url, EXAMPLE_WADL_TYPE)
         json.loads(self._get(self.root_url)[2])
@@ -231,78 +227,61 @@ class StdlibDriver:
         return _spread(self._fetch_one, ids, threads)
 
     def close(self) -> None:
+        raise NotImplementedError
+
+
+class StdlibDriver(_BareDriver):
+    """The floor: keep-alive ``http.client`` connections, one per thread.
+
+    The standard library is what wadlclient's default transport sends on, and
+    the fastest bare client measured here.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.host = ""
+        self._local = threading.local()
+
+    def _open(self, base_url: str) -> None:
+        self.host = urlsplit(base_url).netloc
+
+    def _exchange(self, url: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._local.connection = http.client.HTTPConnection(self.host)
+        parts = urlsplit(url)
+        connection.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""),
+                           headers=headers)  # fmt: skip
+        response = connection.getresponse()
+        body = response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, body
+
+    def close(self) -> None:
         connection = getattr(self._local, "connection", None)
         if connection is not None:
             connection.close()
 
 
-class HttpxDriver:
-    """The same HTTP exchanges with a bare ``httpx.Client`` (the floor before issue 14).
+class HttpxDriver(_BareDriver):
+    """The same exchanges with a bare ``httpx.Client`` (the floor before issue 14).
 
-    Bodies are read and JSON is decoded (every client must do that much); no
-    WADL is parsed and no objects are built. For a plain-http service the
-    client skips loading the CA bundle (``verify=False``): certificates are
-    not part of the wire cost of an http exchange, and loading them costs
-    ``httpx.Client()`` tens of milliseconds.
+    For a plain-http service the client skips loading the CA bundle
+    (``verify=False``): certificates are not part of the wire cost of an
+    http exchange, and loading them costs ``httpx.Client()`` tens of
+    milliseconds.
     """
 
     def __init__(self) -> None:
+        super().__init__()
         self.client: httpx.Client | None = None
-        self.root_url = ""
-        self.entry_url = ""
-        self.etag = ""
 
-    def _get(self, url: str, accept: str = "application/json", **headers: str) -> httpx.Response:
-        assert self.client is not None, "start() first"
-        response = self.client.get(url, headers={"Accept": accept, **headers})
-        if response.status_code not in (200, 304):
-            response.raise_for_status()
-        return response
-
-    def start(self, base_url: str, cache: Path) -> None:
+    def _open(self, base_url: str) -> None:
         self.client = httpx.Client(verify=not base_url.startswith("http://"))
-        self.root_url = base_url.rstrip("/") + f"/{VERSION}/"
-        self._get(self.root_url, EXAMPLE_WADL_TYPE).read()
-        json.loads(self._get(self.root_url).content)
 
-    def _pages(self, url: str) -> Any:
-        next_url: str | None = url
-        while next_url:
-            page = json.loads(self._get(next_url).content)
-            yield page["entries"]
-            next_url = page.get("next_collection_link")
-
-    def iterate(self) -> int:
-        count = 0
-        for entries in self._pages(self.root_url + "recipes"):
-            for entry in entries:
-                entry["id"]
-                count += 1
-        return count
-
-    def slice(self, start: int, stop: int) -> int:
-        wanted = stop - start
-        found = 0
-        url = f"{self.root_url}recipes?ws.start={start}&ws.size={wanted}"
-        for entries in self._pages(url):
-            for entry in entries[: wanted - found]:
-                entry["id"]
-                found += 1
-            if found >= wanted:
-                break
-        return found
-
-    def prepare_refresh(self) -> None:
-        page = json.loads(self._get(self.root_url + "recipes?ws.size=1").content)
-        self.entry_url = page["entries"][0]["self_link"]
-        response = self._get(self.entry_url)
-        self.etag = response.headers["ETag"]
-
-    def refresh(self, count: int) -> None:
-        for _ in range(count):
-            response = self._get(self.entry_url, **{"If-None-Match": self.etag})
-            if response.status_code != 304:
-                raise AssertionError(f"expected 304, got {response.status_code}")
+    def _exchange(self, url: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+        assert self.client is not None, "start() first"
+        response = self.client.get(url, headers=headers)
+        return response.status_code, dict(response.headers), response.content
 
     def close(self) -> None:
         if self.client is not None:
