@@ -94,7 +94,9 @@ def run_worker(
     return bench
 
 
-def prefill_warm_caches(clients: tuple[str, ...], scratch: Path) -> tuple[str, dict[str, Path]]:
+def prefill_warm_caches(
+    clients: tuple[str, ...], scratch: Path, key: str
+) -> tuple[str, dict[str, Path]]:
     """Cold-start each client once against the Launchpad server, then stop it.
 
     Returns the base URL (now dead: any request a warm start makes fails) and
@@ -104,7 +106,7 @@ def prefill_warm_caches(clients: tuple[str, ...], scratch: Path) -> tuple[str, d
     port = free_port()
     with launchpad_server(scratch, port) as server:
         for client in clients:
-            caches[client] = scratch / f"warm-cache-{client}"
+            caches[client] = scratch / f"warm-cache-{key}-{client}"
             caches[client].mkdir()
             completed = subprocess.run(
                 [sys.executable, "-m", "benchmarks.child", "prefill", client,
@@ -114,7 +116,7 @@ def prefill_warm_caches(clients: tuple[str, ...], scratch: Path) -> tuple[str, d
             )  # fmt: skip
             if completed.returncode != 0:
                 raise WorkloadError(
-                    f"warm_start/{client}: prefill failed: {completed.stderr.strip()[-1500:]}"
+                    f"{key}/{client}: prefill failed: {completed.stderr.strip()[-1500:]}"
                 )
         base_url = server.base_url
     return base_url, caches
@@ -292,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     caches: dict[str, Path] = {}
                     if workload.key in LAUNCHPAD_WARM:
-                        base_url, caches = prefill_warm_caches(clients, scratch)
+                        base_url, caches = prefill_warm_caches(clients, scratch, workload.key)
                     elif workload.service:
                         base_url = servers[workload.service].base_url
                     else:
