@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 from wadlclient.cache import HTTPCache
@@ -90,3 +91,21 @@ def test_refresh_behind_writes_a_new_representation_through_and_never_under_an_o
 
     assert path.read_bytes().endswith(b"second")
     assert HTTPCache(tmp_path).get(url, JSON).headers["etag"] == '"c"'
+
+
+def test_the_background_writer_starts_again_after_it_went_idle(tmp_path: Path) -> None:
+    cache = HTTPCache(tmp_path, write_behind=True)
+    cache.put(f"{URL}1", JSON, _response('"1"'), b"one")
+    deadline = time.monotonic() + 10
+    while not (tmp_path / cache.filename(f"{URL}1", JSON)).exists():
+        assert time.monotonic() < deadline, "the first entry was never written"
+        time.sleep(0.01)
+    time.sleep(1.5)  # longer than the writer waits for more work before it ends
+
+    cache.put(f"{URL}2", JSON, _response('"2"'), b"two")
+
+    second = tmp_path / cache.filename(f"{URL}2", JSON)
+    while not second.exists():
+        assert time.monotonic() < deadline + 5, "the writer did not start again"
+        time.sleep(0.01)
+    assert second.read_bytes().endswith(b"two")

@@ -76,18 +76,23 @@ class WriteBehind:
         atexit.unregister(self._at_exit)
 
     def _run(self) -> None:
+        """Write until nothing has been queued for a while; the end is decided under the lock."""
+        me = threading.current_thread()
         try:
             while True:
                 with self._lock:
                     if not self._pending:
                         self._changed.wait(_IDLE_SECONDS)
                     if not self._pending:
+                        if self._thread is me:
+                            self._thread = None
                         return
                 self._write_one()
-        finally:
+        except BaseException:
             with self._lock:
-                if self._thread is threading.current_thread():
+                if self._thread is me:
                     self._thread = None
+            raise
 
     def _write_one(self) -> bool:
         """Write the oldest queued file; False when nothing was queued."""
