@@ -61,7 +61,7 @@ class Row:
     def network_text(self) -> str:
         """Requests and KiB received per operation, per client, in column order."""
         if not self.counts:
-            return "-"
+            return "not counted (no service)" if self.workload.service is None else "not counted"
         clients = [c for c in (OURS, THEIRS, FLOOR) if c in self.counts]
         requests = " / ".join(str(self.counts[c].requests) for c in clients)
         received = " / ".join(f"{self.counts[c].received / 1024:.0f}" for c in clients)

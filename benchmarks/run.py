@@ -303,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
                     counts = {}
                     if workload.service:
                         counts = count_network_work(workload, clients, base_url, scratch)
+                    elif workload.key in LAUNCHPAD_WARM:
+                        # Its server was stopped: any request would have failed the run.
+                        counts = {client: report.Count(0, 0) for client in benches}
                 except WorkloadError as exc:
                     print(f"  ERROR {exc}", flush=True)
                     rows.append(report.Row(workload, {}, error=str(exc)))
