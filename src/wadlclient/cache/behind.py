@@ -44,10 +44,15 @@ class WriteBehind:
         self._at_exit = _flush_later(self)
         atexit.register(self._at_exit)
 
-    def submit(self, name: str, data: Pending) -> None:
-        """Queue ``data`` (None: a removal) as the next state of file ``name``."""
+    def submit(self, name: str, data: Pending, *, background: bool = True) -> None:
+        """Queue ``data`` (None: a removal) as the next state of file ``name``.
+
+        ``background=False`` starts no writer: the caller flushes at once.
+        """
         with self._lock:
             self._pending[name] = data
+            if not background:
+                return
             self._changed.notify()
             if self._thread is None or self._owner != os.getpid():
                 self._owner = os.getpid()

@@ -231,7 +231,7 @@ class HTTPCache:
             if self._behind is None:
                 self._unlink(name)
             else:
-                self._behind.submit(name, None)
+                self._behind.submit(name, None, background=self._write_behind)
                 if not self._write_behind:
                     self._behind.flush()
             logger.debug("cache delete: %s (%s)", url, each)
@@ -307,9 +307,10 @@ class HTTPCache:
         name = self.filename(url, media_type)
         data = serialise(response, media_type, self.clock())
         if self._behind is not None:
-            self._behind.submit(name, data)
+            behind = self._write_behind or (revalidation and self._refresh_behind)
+            self._behind.submit(name, data, background=behind)
             logger.debug("cache write queued: %s (%s) -> %s", url, media_type, name)
-            if not (self._write_behind or (revalidation and self._refresh_behind)):
+            if not behind:
                 self._behind.flush()
         elif self._write(name, data):
             logger.debug("cache write: %s (%s) -> %s", url, media_type, name)
