@@ -48,8 +48,11 @@ def parse_url(url: str) -> Target | None:
     default_port = DEFAULT_PORTS.get(scheme)
     if default_port is None or not parts.hostname:
         return None
+    try:
+        port = parts.port if parts.port is not None else default_port
+    except ValueError:  # a port out of range or not a number
+        return None
     host = idna_authority(parts.hostname)
-    port = parts.port if parts.port is not None else default_port
     shown = f"[{host}]" if ":" in host else host
     host_header = shown if port == default_port else f"{shown}:{port}"
     path = urllib.parse.quote(parts.path or "/", safe=_SAFE_IN_PATH)
