@@ -10,13 +10,15 @@ from ``service_root`` and ``version``) and `ServiceRoot.make_transport`
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import urllib.parse
+from collections.abc import Iterable, Mapping
 from types import TracebackType
 from typing import Any, ClassVar
 
+from wadlclient.auth import BasicHttpAuthorizer
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import ClientError, ResponseError, WADLError
-from wadlclient.http import Transport
+from wadlclient.http import DEFAULT_DEADLINE, DEFAULT_MAX_BODY, RETRY_METHODS, Transport
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.session import Session
 from wadlclient.objects.wire import media_type_of
@@ -35,6 +37,28 @@ _NOT_ACCEPTABLE = (406, 415)
 _DEFAULT_ROOT_TYPE = "service-root"
 
 CacheArgument = str | bytes | os.PathLike[str] | HTTPCache | None
+
+
+def split_user_info(service_root: str, authorizer: Any) -> tuple[str, Any]:
+    """The service URL without ``user:password@``, and the authorizer: Basic with them if given.
+
+    Credentials in the URL are never kept in it (nor so in a repr, a log
+    line or a cache file name); given together with an authorizer, they are
+    refused rather than one silently ignored.
+    """
+    parts = urllib.parse.urlsplit(service_root)
+    if parts.username is None and parts.password is None:
+        return service_root, authorizer
+    host = parts.netloc.rpartition("@")[2]
+    url = urllib.parse.urlunsplit(parts._replace(netloc=host))
+    if authorizer is not None:
+        raise ValueError(
+            f"{url}: the service URL holds a user name and password, and an authorizer "
+            "was given too; pass only one"
+        )
+    user = urllib.parse.unquote(parts.username or "")
+    password = urllib.parse.unquote(parts.password or "")
+    return url, BasicHttpAuthorizer(user, password)
 
 
 def load_schema(transport: Transport, url: str, preferred: str, cache: HTTPCache) -> Schema:
@@ -71,6 +95,11 @@ class ServiceRoot(Resource):
     the connections, and the cache the root made (a private temporary
     directory is removed then); an `HTTPCache` the caller passed stays
     open, since it may serve other roots.
+
+    A ``user:password@`` in ``service_root`` logs in with HTTP Basic (and
+    is removed from the URL). Credentials only ever go to the root's origin
+    (scheme, host, port). ``deadline``, ``max_body``, ``retry_methods`` and
+    ``allow_insecure_redirects`` are `Transport`'s limits.
     """
 
     __slots__ = ("_made_cache", "credentials")
@@ -91,7 +120,12 @@ class ServiceRoot(Resource):
         base_client_name: str = "",
         max_retries: int = 6,
         wadl_media_type: str = EXAMPLE_WADL_MEDIA_TYPE,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_body: int = DEFAULT_MAX_BODY,
+        retry_methods: Iterable[str] = RETRY_METHODS,
+        allow_insecure_redirects: bool = False,
     ) -> None:
+        service_root, authorizer = split_user_info(service_root, authorizer)
         url = self.root_url_for(service_root, version)
         http_cache = cache if isinstance(cache, HTTPCache) else HTTPCache(cache)
         object.__setattr__(self, "credentials", authorizer)
@@ -102,6 +136,11 @@ class ServiceRoot(Resource):
             timeout=timeout,
             max_retries=max_retries,
             base_client_name=base_client_name,
+            deadline=deadline,
+            max_body=max_body,
+            retry_methods=retry_methods,
+            auth_origin=url,
+            allow_insecure_redirects=allow_insecure_redirects,
         )
         try:
             schema = load_schema(transport, url, wadl_media_type, http_cache)
@@ -137,6 +176,11 @@ class ServiceRoot(Resource):
         timeout: float | None,
         max_retries: int,
         base_client_name: str,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_body: int = DEFAULT_MAX_BODY,
+        retry_methods: Iterable[str] = RETRY_METHODS,
+        auth_origin: str | None = None,
+        allow_insecure_redirects: bool = False,
     ) -> Transport:
         """The transport every request of this root goes through; override to send otherwise."""
         return Transport(
@@ -145,6 +189,11 @@ class ServiceRoot(Resource):
             timeout=timeout,
             max_retries=max_retries,
             base_client_name=base_client_name,
+            deadline=deadline,
+            max_body=max_body,
+            retry_methods=retry_methods,
+            auth_origin=auth_origin,
+            allow_insecure_redirects=allow_insecure_redirects,
         )
 
     # -- public ------------------------------------------------------------
