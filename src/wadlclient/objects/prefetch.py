@@ -21,7 +21,7 @@ from collections.abc import Callable, Generator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from wadlclient.objects.pages import Page, PageSource, WalkPlan
+from wadlclient.objects.pages import Page, PageGuard, PageSource, WalkPlan
 
 __all__ = ["pages_after"]
 
@@ -51,9 +51,12 @@ def _next_page(
 
 
 def pages_after(
-    source: PageSource, first: Page, plan: WalkPlan
+    source: PageSource, first: Page, plan: WalkPlan, guard: PageGuard
 ) -> Generator[list[Any], None, None]:
-    """The entries of the pages after ``first`` (whose own entries are not read), in order."""
+    """The entries of the pages after ``first`` (whose own entries are not read), in order.
+
+    ``guard`` has checked ``first`` already and checks every page after it.
+    """
     size = plan.page_size
     link, start, total = first.next, first.next_start, first.total
     pending: _Pending = deque()
@@ -61,6 +64,7 @@ def pages_after(
     try:
         while link:
             page = _next_page(source, pending, link, start, size)
+            guard.check(page)
             entries = page.entries
             link, start = page.next, page.next_start
             if page.total is not None:
