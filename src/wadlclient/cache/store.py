@@ -11,9 +11,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import io
 import logging
 import os
 import re
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -34,6 +36,10 @@ logger = logging.getLogger("wadlclient.cache")
 
 #: Temporary files start with a dot; ``cache_file_name`` never does.
 _TEMP_PREFIX = ".wadlclient-tmp-"
+#: A temporary file older than this was left by a process that died mid-write.
+STALE_TEMP_SECONDS = 600.0
+#: Opening never waits (a FIFO planted in the directory) nor follows a link out of it.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
 #: Blob names: no comma (every cache file name has one before its digest),
 #: no leading dot (temporary files), nothing a file system could object to.
 _BLOB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}", re.ASCII)
@@ -95,6 +101,7 @@ class HTTPCache:
                 raise CacheError(
                     f"cannot create cache directory {path!r}: {error.strerror or error}"
                 ) from error
+            _remove_stale_temporaries(path, time.time())
         # Joined as strings on the hot paths: pathlib interns every path part,
         # and a walk over a big collection would intern one name per page.
         self._directory = path
@@ -127,7 +134,7 @@ class HTTPCache:
         self._remember(media_type)
         name = self.filename(url, media_type)
         try:
-            with open(self._path(name), "rb", buffering=0) as file:
+            with _open_regular(self._path(name)) as file:
                 cached = read(file)
         except FileNotFoundError:
             logger.debug("cache miss: %s (%s)", url, media_type)
@@ -231,7 +238,7 @@ class HTTPCache:
             return None
         path = self._path(_blob_file_name(name))
         try:
-            with open(path, "rb") as file:
+            with _open_regular(path) as file:
                 return file.read()
         except (OSError, ValueError) as error:
             logger.debug("cache blob not read: %s: %s", name, type(error).__name__)
@@ -248,6 +255,11 @@ class HTTPCache:
             return
         if self._write(_blob_file_name(name), data):
             logger.debug("cache blob write: %s (%d bytes)", name, len(data))
+
+    def delete_blob(self, name: str) -> None:
+        """Remove the blob ``name`` if it is stored."""
+        if not self._closed:
+            self._unlink(_blob_file_name(name))
 
     def close(self) -> None:
         """Remove a private temporary directory now rather than at exit."""
@@ -329,3 +341,29 @@ def _write_all(descriptor: int, data: bytes) -> None:
 def _remove_quietly(path: str | os.PathLike[str]) -> None:
     with contextlib.suppress(OSError, ValueError):
         os.unlink(path)
+
+
+def _open_regular(path: str) -> io.FileIO:
+    """A cache file opened for reading: never blocking, and only when it is a regular file."""
+    descriptor = os.open(path, _OPEN_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return io.FileIO(descriptor, "rb")
+
+
+def _remove_stale_temporaries(directory: str, now: float) -> None:
+    """Remove temporary files that processes killed mid-write left behind."""
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if not entry.name.startswith(_TEMP_PREFIX):
+                    continue
+                with contextlib.suppress(OSError):
+                    if now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS:
+                        os.unlink(entry.path)
+    except OSError:
+        return
