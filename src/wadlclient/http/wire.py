@@ -12,6 +12,8 @@ __all__ = ["ACCEPT_ENCODING", "BodyTooLarge", "decode_body", "framed_headers"]
 #: The codings `decode_body` undoes (zlib is in every Python).
 ACCEPT_ENCODING = "gzip, deflate"
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+#: Bytes decoded at a time: a bomb is stopped within this much of the cap.
+_DECODE_PIECE = 1024 * 1024
 
 
 def framed_headers(request: Request, target: Target) -> list[tuple[str, str]]:
@@ -54,18 +56,26 @@ class BodyTooLarge(ResponseError):
 
 
 def _decompress(content: bytes, wbits: int, max_size: int | None) -> bytes:
-    """One zlib stream decoded, stopping as soon as the output passes ``max_size``."""
+    """One zlib stream decoded piece by piece, stopping as soon as it passes ``max_size``."""
     import zlib
 
     decoder = zlib.decompressobj(wbits)
-    limit = 0 if max_size is None else max_size + 1
-    output = decoder.decompress(content, limit)
-    if max_size is not None and (len(output) > max_size or decoder.unconsumed_tail):
-        raise BodyTooLarge(f"the answer's body decodes to more than {max_size} bytes")
-    output += decoder.flush()
+    parts: list[bytes] = []
+    total = 0
+    data = content
+    while not decoder.eof:
+        piece = decoder.decompress(data, _DECODE_PIECE)
+        data = decoder.unconsumed_tail
+        if not piece and not data:
+            break  # all input read and no output pending: the stream is cut short
+        total += len(piece)
+        if max_size is not None and total > max_size:
+            raise BodyTooLarge(f"the answer's body decodes to more than {max_size} bytes")
+        parts.append(piece)
+    parts.append(decoder.flush())
     if not decoder.eof:
         raise zlib.error("incomplete or truncated stream")
-    return output
+    return b"".join(parts)
 
 
 def _inflate(content: bytes, max_size: int | None) -> bytes:
