@@ -6,8 +6,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-
 from tests.hostile.server import HostileServer, running_server
+
 from wadlclient import ServiceRoot
 
 

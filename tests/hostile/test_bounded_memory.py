@@ -7,8 +7,8 @@ import tracemalloc
 import zlib
 
 import pytest
-
 from tests.hostile.server import Exchange, HostileServer
+
 from wadlclient.errors import ResponseError
 from wadlclient.http import Transport
 
@@ -52,9 +52,9 @@ def test_a_gzip_bomb_stops_at_the_default_cap_without_taking_its_size(
 def test_the_body_cap_is_settable_and_is_a_response_error(hostile: HostileServer) -> None:
     hostile.routes["/bomb"] = _serve_gzip(gzip_of_zeros(4 * 1024 * 1024))
 
-    with Transport(max_retries=0, max_body=1024 * 1024) as transport:
-        with pytest.raises(ResponseError, match="more than 1048576 bytes"):
-            transport.request("GET", hostile.url + "/bomb")
+    transport = Transport(max_retries=0, max_body=1024 * 1024)
+    with transport, pytest.raises(ResponseError, match="more than 1048576 bytes"):
+        transport.request("GET", hostile.url + "/bomb")
 
 
 @pytest.mark.parametrize("framing", ["content-length", "until-close"])
@@ -79,6 +79,6 @@ def test_a_huge_body_is_refused_without_reading_it_whole(
 
     hostile.routes["/huge"] = serve
 
-    with Transport(max_retries=0, max_body=1024 * 1024) as transport:
-        with pytest.raises(ResponseError, match="/huge"):
-            transport.request("GET", hostile.url + "/huge")
+    transport = Transport(max_retries=0, max_body=1024 * 1024)
+    with transport, pytest.raises(ResponseError, match="/huge"):
+        transport.request("GET", hostile.url + "/huge")

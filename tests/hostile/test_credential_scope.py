@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
 from tests.hostile.server import Exchange, HostileServer, recipe
+
 from wadlclient import BasicHttpAuthorizer, ServiceRoot
 from wadlclient.errors import ResponseError
 from wadlclient.headers import Headers
@@ -108,6 +108,8 @@ def test_an_https_to_http_redirect_is_refused_unless_allowed() -> None:
 
 
 def test_a_redirect_to_a_file_url_is_a_response_error(hostile: HostileServer) -> None:
-    hostile.routes["/to-file"] = lambda ex: ex.send(302, headers=[("Location", "file:///etc/passwd")])
+    hostile.routes["/to-file"] = lambda ex: ex.send(
+        302, headers=[("Location", "file:///etc/passwd")]
+    )
     with Transport(max_retries=0) as transport, pytest.raises(ResponseError, match="file:///etc"):
         transport.request("GET", hostile.url + "/to-file")

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from urllib.parse import parse_qs
 
 import pytest
-
 from tests.hostile.server import Exchange, HostileServer, recipe
+
 from wadlclient import ServiceRoot
 from wadlclient.errors import ResponseError, ServerError, TransportTimeout
 from wadlclient.http import Transport

@@ -112,6 +112,8 @@ class HTTPResponse:
             raise ResponseError(
                 f"the response from {self.url} is not UTF-8 text (bad byte at position {exc.start})"
             ) from exc
+        except RecursionError:
+            raise ResponseError(f"the JSON from {self.url} is nested too deeply") from None
 
     def __repr__(self) -> str:
         # Headers and body stay out: a repr ends up in logs and tracebacks.

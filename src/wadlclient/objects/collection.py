@@ -24,21 +24,25 @@ if TYPE_CHECKING:
 __all__ = ["Collection", "CollectionPages", "page_of"]
 
 
-def _int_or_none(value: Any) -> int | None:
-    return value if type(value) is int else None
+def _int_or_none(document: dict[str, Any], key: str, url: str) -> int | None:
+    """An optional count of a page; anything but a whole number is the server's error."""
+    value = document.get(key)
+    if value is None or type(value) is int:
+        return value
+    raise ResponseError(f"a page of {url} has a {key} that is not a whole number: {value!r:.40}")
 
 
 def _link_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def page_of(document: dict[str, Any]) -> Page:
-    """The `Page` a collection's JSON page (with an ``entries`` list) describes."""
+def page_of(document: dict[str, Any], url: str = "") -> Page:
+    """The `Page` a collection's JSON page (with an ``entries`` list) at ``url`` describes."""
     link = _link_or_none(document.get("next_collection_link"))
     return Page(
         entries=document["entries"],
-        start=_int_or_none(document.get("start")),
-        total=_int_or_none(document.get("total_size")),
+        start=_int_or_none(document, "start", url),
+        total=_int_or_none(document, "total_size", url),
         next=link,
         next_start=start_of(link) if link is not None else None,
         total_link=_link_or_none(document.get("total_size_link")),
@@ -68,7 +72,7 @@ class CollectionPages:
 
     def _get(self, url: str) -> Page:
         """GET one page and check that it is one."""
-        return page_of(_checked(self._transport.request("GET", url).json(), url))
+        return page_of(_checked(self._transport.request("GET", url).json(), url), url)
 
     def fetch_later(
         self, link: str | None, start: int | None, size: int | None
@@ -101,10 +105,12 @@ class CollectionPages:
                 f"malformed JSON in the response from {url}: {exc.msg} "
                 f"at line {exc.lineno} column {exc.colno} (char {exc.pos})"
             ) from exc
+        except RecursionError:
+            raise ResponseError(f"the JSON from {url} is nested too deeply") from None
         return _checked(document, url)
 
     def _parse(self, text: str, url: str) -> Page:
-        return page_of(self.parse_page(text, url))
+        return page_of(self.parse_page(text, url), url)
 
     def count(self, page: Page) -> int | None:
         if page.total_link is None:
@@ -149,7 +155,7 @@ class Collection(Resource):
         if entry_type is None:
             entry_type = self.collection_of or (info.entry_type if info is not None else None)
         object.__setattr__(self, "_entry_type", entry_type)
-        first = page_of(first_page) if first_page is not None else None
+        first = page_of(first_page, url) if first_page is not None else None
         source = CollectionPages(session.transport, url)
         object.__setattr__(self, "_pages", PageWalker(source, first))
 
