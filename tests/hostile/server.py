@@ -129,7 +129,8 @@ class HostileServer:
 
         def serve(exchange: Exchange) -> None:
             if "wadl" in exchange.hit.headers.get("accept", ""):
-                exchange.send(200, wadl, content_type=WADL_TYPE)
+                cacheable = [("Cache-Control", "max-age=3600"), ("ETag", '"wadl-1"')]
+                exchange.send(200, wadl, cacheable, content_type=WADL_TYPE)
             else:
                 exchange.json(body)
 
