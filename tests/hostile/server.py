@@ -82,7 +82,7 @@ class Exchange:
 Route = Callable[[Exchange], None]
 
 
-@dataclass
+@dataclass(repr=False)
 class HostileServer:
     """Two origins, one route table (by path), one journal."""
 
@@ -91,6 +91,9 @@ class HostileServer:
     routes: dict[str, Route] = field(default_factory=dict)
     hits: list[Hit] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __repr__(self) -> str:
+        return f"<HostileServer {self.url} {self.other_url}>"
 
     def journal(self) -> list[Hit]:
         with self.lock:

@@ -20,7 +20,7 @@ from wadlclient.http.models import (
 from wadlclient.http.retry import RETRY_METHODS
 from wadlclient.http.sender import Sender
 from wadlclient.http.transport import Transport
-from wadlclient.http.wire import BodyTooLarge
+from wadlclient.http.wire import BodyTooLarge, InvalidURL
 
 __all__ = [
     "DEFAULT_DEADLINE",
@@ -29,6 +29,7 @@ __all__ = [
     "RETRY_METHODS",
     "BodyTooLarge",
     "HTTPResponse",
+    "InvalidURL",
     "Request",
     "Response",
     "Sender",

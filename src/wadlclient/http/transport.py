@@ -39,7 +39,7 @@ from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jit
 from wadlclient.http.sender import Sender
 from wadlclient.http.urls import parse_url
 from wadlclient.http.user_agent import build_user_agent
-from wadlclient.http.wire import ACCEPT_ENCODING, BodyTooLarge
+from wadlclient.http.wire import ACCEPT_ENCODING, BodyTooLarge, InvalidURL
 
 if TYPE_CHECKING:
     import httpx
@@ -268,7 +268,7 @@ class Transport:
         """
         method = method.upper()
         if parse_url(url) is None:
-            raise ValueError(f"{method} {url!r}: the URL must be absolute (http or https)")
+            raise InvalidURL(f"{method} {url!r}: the URL must be absolute (http or https)")
         if isinstance(body, str):
             body = body.encode("utf-8")
         sent = self._fixed_headers.copy()

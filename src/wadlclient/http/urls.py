@@ -43,7 +43,10 @@ class Target(NamedTuple):
 @functools.lru_cache(maxsize=256)
 def parse_url(url: str) -> Target | None:
     """The target of an absolute http(s) URL, or None for anything else (remembered)."""
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:  # an unbalanced "[" (an IPv6 host cut short)
+        return None
     scheme = parts.scheme.lower()
     default_port = DEFAULT_PORTS.get(scheme)
     if default_port is None or not parts.hostname:

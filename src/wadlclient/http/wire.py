@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from wadlclient.errors import ResponseError
+from wadlclient.errors import ResponseError, RestfulError
 from wadlclient.headers import Headers
 from wadlclient.http.models import Request
 from wadlclient.http.urls import Target
 
-__all__ = ["ACCEPT_ENCODING", "BodyTooLarge", "decode_body", "framed_headers"]
+__all__ = ["ACCEPT_ENCODING", "BodyTooLarge", "InvalidURL", "decode_body", "framed_headers"]
 
 #: The codings `decode_body` undoes (zlib is in every Python).
 ACCEPT_ENCODING = "gzip, deflate"
@@ -53,6 +53,10 @@ def decode_body(content: bytes, headers: Headers, max_size: int | None = None) -
 
 class BodyTooLarge(ResponseError):
     """An answer's body, as sent or once decoded, is larger than the transport allows."""
+
+
+class InvalidURL(RestfulError, ValueError):
+    """A URL to send a request to is not an absolute http(s) URL (often a server's bad link)."""
 
 
 def _decompress(content: bytes, wbits: int, max_size: int | None) -> bytes:

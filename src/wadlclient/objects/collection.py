@@ -27,9 +27,11 @@ __all__ = ["Collection", "CollectionPages", "page_of"]
 def _int_or_none(document: dict[str, Any], key: str, url: str) -> int | None:
     """An optional count of a page; anything but a whole number is the server's error."""
     value = document.get(key)
-    if value is None or type(value) is int:
+    if value is None or (type(value) is int and value >= 0):
         return value
-    raise ResponseError(f"a page of {url} has a {key} that is not a whole number: {value!r:.40}")
+    raise ResponseError(
+        f"a page of {url} has a {key} that is not a whole number of zero or more: {value!r:.40}"
+    )
 
 
 def _link_or_none(value: Any) -> str | None:
@@ -116,8 +118,10 @@ class CollectionPages:
         if page.total_link is None:
             return None
         value = self._transport.request("GET", page.total_link).json()
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ResponseError(f"the size of {self.url} is not a number: {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ResponseError(
+                f"the size of {self.url} is not a number of zero or more: {value!r:.40}"
+            )
         return value
 
 
@@ -217,8 +221,7 @@ class Collection(Resource):
         if isinstance(key, str):
             return self.lookup(key)
         raise TypeError(
-            f"collection indices must be integers, slices or string keys, "
-            f"not {type(key).__name__}"
+            f"collection indices must be integers, slices or string keys, not {type(key).__name__}"
         )
 
     def get_index(self, index: int) -> Entry:
