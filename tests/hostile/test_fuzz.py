@@ -10,6 +10,7 @@ link the root does not have, `IndexError` past the end of a collection.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from typing import Any
@@ -17,9 +18,9 @@ from urllib.parse import parse_qs
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from tests.hostile.server import WADL_TYPE, Exchange, HostileServer
 
 from cookbook_service.wadl import generate_wadl
-from tests.hostile.server import WADL_TYPE, Exchange, HostileServer
 from wadlclient import ServiceRoot
 from wadlclient.errors import RestfulError
 from wadlclient.objects import Collection
@@ -141,19 +142,15 @@ def _exercise(root: ServiceRoot) -> None:
         if not isinstance(collection, Collection):
             continue  # a null or odd link: the field's value, not a collection
         for action in (len, _walk, _first, _slice):
-            try:
+            with contextlib.suppress(RestfulError, IndexError):
                 action(collection)
-            except (RestfulError, IndexError):
-                pass
 
 
 def _walk(collection: Any) -> None:
     for entry in itertools.islice(collection, 20):
         for field in ("title", "price", "copyright_date"):
-            try:
+            with contextlib.suppress(AttributeError, RestfulError):
                 getattr(entry, field)
-            except (AttributeError, RestfulError):
-                pass
 
 
 def _first(collection: Any) -> None:
