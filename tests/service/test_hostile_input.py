@@ -20,6 +20,10 @@ NEW_BOOK = {
 }
 
 
+def _patch_raw(web: httpx.Client, url: str, body: bytes) -> httpx.Response:
+    return web.request("PATCH", url, content=body, headers={"Content-Type": "application/json"})
+
+
 @pytest.fixture
 def oauth_service(cookbook_service_factory: Any) -> RunningService:
     service: RunningService = cookbook_service_factory(auth="oauth")
@@ -51,12 +55,7 @@ def test_a_replayed_hmac_signed_request_is_401(
 def test_a_patch_body_nested_100000_deep_is_400(
     cookbook_service: RunningService, web: httpx.Client
 ) -> None:
-    response = web.request(
-        "PATCH",
-        cookbook_service.url(JOY),
-        content=b"[" * 100_000,
-        headers={"Content-Type": "application/json"},
-    )
+    response = _patch_raw(web, cookbook_service.url(JOY), b"[" * 100_000)
 
     assert response.status_code == 400
     assert "nested too deeply" in response.text
@@ -80,12 +79,7 @@ def test_a_name_that_cannot_be_served_is_refused_with_400(
 def test_a_name_holding_a_lone_surrogate_is_400_not_500(
     cookbook_service: RunningService, web: httpx.Client
 ) -> None:
-    response = web.request(
-        "PATCH",
-        cookbook_service.url(JOY),
-        content=b'{"name": "soup \\ud800"}',
-        headers={"Content-Type": "application/json"},
-    )
+    response = _patch_raw(web, cookbook_service.url(JOY), b'{"name": "soup \\ud800"}')
 
     assert response.status_code == 400
     assert "surrogate" in response.text
