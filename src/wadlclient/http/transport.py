@@ -140,20 +140,11 @@ class Transport:
     ``pool="stdlib"`` (the default, `wadlclient.http.pool.ConnectionPool`
     over http.client) or ``pool="httpx"`` (httpx's own pools).
 
-    Limits (the README's "Reliability" section lists them):
-
-    - ``deadline``: seconds one `request` may take, redirects, retries and
-      their waits included (None: no limit). ``timeout``'s read part bounds
-      each answer as a whole, not each read of it (the default pool).
-    - ``max_body``: bytes an answer may hold, as sent and once decoded.
-    - ``retry_methods``: the methods retried after a 502/503 (idempotent
-      ones by default; add ``"POST"`` or ``"PATCH"`` only for a service
-      where repeating them is safe); ``jitter`` spreads the backoff.
-    - ``auth_origin``: the URL whose origin (scheme, host, port) alone gets
-      the authorizer's credentials, whatever link or redirect leads a
-      request elsewhere (None: the origin of each call's first URL).
-    - ``allow_insecure_redirects``: follow a redirect from https to http
-      (refused by default: it would send the request in clear text).
+    Limits (the README's "Reliability" section): ``deadline`` (one call,
+    retries and waits included), ``max_body`` (an answer, sent and decoded),
+    ``retry_methods`` (retried after a 502/503; idempotent ones by default),
+    ``auth_origin`` (the one origin credentials go to; None: each call's
+    first URL's), ``allow_insecure_redirects`` (https -> http).
     """
 
     def __init__(
