@@ -171,7 +171,7 @@ class Collection(Resource):
         return f"{kind} collection at {self._url}"
 
     def _plan(self) -> WalkPlan:
-        return WalkPlan(self.ITERATION_PAGE_SIZE, self.PREFETCH_DEPTH)
+        return WalkPlan(self.ITERATION_PAGE_SIZE, self.PREFETCH_DEPTH, self._url)
 
     def _entry_for(self, document: Any) -> Entry:
         """The entry a page holds, of the type it states (else the collection's entry type)."""

@@ -11,10 +11,14 @@ few threads (`wadlclient.objects.prefetch`).
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Generator
 from typing import Any, NamedTuple, Protocol
 
 __all__ = ["Page", "PageSource", "PageWalker", "WalkPlan"]
+
+#: An INFO line when a walk starts, with its size: a long wait is then no surprise.
+logger = logging.getLogger("wadlclient.objects")
 
 
 class Page(NamedTuple):
@@ -34,10 +38,11 @@ class Page(NamedTuple):
 
 
 class WalkPlan(NamedTuple):
-    """How a walk asks for pages: entries per page, and pages requested ahead."""
+    """How a walk asks for pages: entries per page, pages requested ahead, what to log it as."""
 
     page_size: int
     depth: int
+    name: str = "a collection"
 
 
 class PageSource(Protocol):
@@ -183,6 +188,10 @@ class PageWalker:
         entries = page.entries
         rest = page._replace(entries=[])
         del page
+        if logger.isEnabledFor(logging.INFO):
+            total = self._total if self._total is not None else rest.total
+            size = "size not stated" if total is None else f"{total} entries"
+            logger.info("walking %s: %s", plan.name, size)
         yield entries, owned
         del entries
         if not rest.next:
