@@ -9,6 +9,7 @@ from ``service_root`` and ``version``) and `ServiceRoot.make_transport`
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from types import TracebackType
@@ -28,6 +29,9 @@ from wadlclient.schema import (
 )
 
 __all__ = ["ServiceRoot", "load_schema"]
+
+#: Says which of the service root's requests got which document (the two share a URL).
+logger = logging.getLogger("wadlclient.objects")
 
 #: Answers to a WADL request after which the other WADL media type is tried.
 _NOT_ACCEPTABLE = (406, 415)
@@ -54,9 +58,12 @@ def load_schema(transport: Transport, url: str, preferred: str, cache: HTTPCache
             problems.append(f"{accept}: answered {media_type or 'no Content-Type'}")
             continue
         try:
-            return schema_for(response.content, url, cache)
+            schema = schema_for(response.content, url, cache)
         except WADLError as error:
             problems.append(f"{accept}: {error}")
+            continue
+        logger.debug("%s: the WADL description (%s)", url, media_type)
+        return schema
     raise WADLError(f"{url} did not serve a WADL description ({'; '.join(problems)})")
 
 
@@ -108,6 +115,7 @@ class ServiceRoot(Resource):
             document = transport.request("GET", url).json()
             if not isinstance(document, dict):
                 raise ResponseError(f"{url} did not serve a JSON object for the service root")
+            logger.debug("%s: the service root (application/json)", url)
         except BaseException:
             self._close(transport)
             raise
