@@ -54,7 +54,7 @@ def test_the_changelog_has_an_unreleased_section() -> None:
 def test_ci_builds_the_docs_and_the_package() -> None:
     steps = (ROOT / ".ci" / "run").read_text()
     makefile = (ROOT / "Makefile").read_text()
-    assert ["make test", "make docs", "make package"] == re.findall(r"^make \w+", steps, re.M)
+    assert re.findall(r"^make \w+", steps, re.M) == ["make test", "make docs", "make package"]
     assert "mkdocs build --strict" in makefile
     assert "twine check --strict dist/*" in makefile
     assert "-m build" in makefile
