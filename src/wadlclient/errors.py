@@ -99,6 +99,10 @@ class CacheError(RestfulError):
     """The cache directory cannot be used as asked (for example, not a directory)."""
 
 
+#: The most characters of the server's message that ``str(error)`` shows.
+_MESSAGE_LIMIT = 200
+
+
 class HTTPError(RestfulError):
     """The server answered with a status that is an error (or unexpected).
 
@@ -155,10 +159,6 @@ class HTTPError(RestfulError):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.status}, {self.reason!r})"
-
-
-#: The most characters of the server's message that ``str(error)`` shows.
-_MESSAGE_LIMIT = 200
 
 
 class UnexpectedResponseError(HTTPError):
