@@ -46,6 +46,19 @@ from wadlclient.resources import (
     ServiceRoot,
 )
 
+
+
+def install_as_lazr_restfulclient() -> None:
+    """Make ``lazr.restfulclient`` (and launchpadlib above it) run on wadlclient, in this process.
+
+    Call it before launchpadlib or lazr.restfulclient is imported; calling
+    it again does nothing. See docs/lazr-compat.md.
+    """
+    from wadlclient.lazr import install
+
+    install()
+
+
 __all__ = [
     "EXAMPLE_WADL_MEDIA_TYPE",
     "SUN_WADL_MEDIA_TYPE",
@@ -76,4 +89,5 @@ __all__ = [
     "Unauthorized",
     "WADLError",
     "__version__",
+    "install_as_lazr_restfulclient",
 ]

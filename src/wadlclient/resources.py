@@ -50,6 +50,7 @@ from typing import Any, ClassVar, TypeVar
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import (
     ClientError,
+    HTTPError,
     NotFound,
     ResponseError,
     WADLError,
@@ -1359,19 +1360,15 @@ class ServiceRoot(Resource):
     ) -> None:
         url = _root_url(service_root, version)
         http_cache = cache if isinstance(cache, HTTPCache) else HTTPCache(cache)
-        transport = Transport(
-            authorizer=authorizer,
-            cache=http_cache,
-            timeout=timeout,
-            max_retries=max_retries,
-            base_client_name=base_client_name,
+        transport = self._make_transport(
+            authorizer, http_cache, timeout, max_retries, base_client_name
         )
         object.__setattr__(self, "credentials", authorizer)
         object.__setattr__(self, "_transport", transport)
         try:
             schema = self._load_wadl(url, wadl_media_type, http_cache)
             object.__setattr__(self, "_schema", schema)
-            document = transport.request("GET", url).json()
+            document = self._root_document(url)
         except BaseException:
             transport.close()
             raise
@@ -1383,20 +1380,58 @@ class ServiceRoot(Resource):
             type_link = self._schema.app.root_resource_type or "service-root"
         super().__init__(self, url, self._schema.type_info(type_link), document)
 
-    def _load_wadl(self, url: str, preferred: str, cache: HTTPCache) -> _Schema:
-        """GET the WADL, trying the other WADL media type once if the first fails."""
+    # -- extension points (wadlclient.lazr overrides these) -----------------
+
+    def _make_transport(
+        self,
+        authorizer: Any,
+        cache: HTTPCache,
+        timeout: float | None,
+        max_retries: int,
+        base_client_name: str,
+    ) -> Transport:
+        """The transport every request of this root goes through."""
+        return Transport(
+            authorizer=authorizer,
+            cache=cache,
+            timeout=timeout,
+            max_retries=max_retries,
+            base_client_name=base_client_name,
+        )
+
+    def _root_document(self, url: str) -> Any:
+        """The service root's JSON representation, parsed."""
+        return self._transport.request("GET", url).json()
+
+    def _wadl_accepts(self, preferred: str) -> list[str]:
+        """The WADL media types to ask for, in order: the preferred one, then the other."""
         others = [t for t in _WADL_MEDIA_TYPES if t != preferred]
+        return [preferred, *others[:1]]
+
+    def _serves_wadl(self, response: HTTPResponse) -> bool:
+        """Whether an answer to a WADL request is WADL (by its media type)."""
+        return _media_type(response) in _WADL_MEDIA_TYPES
+
+    def _load_wadl(self, url: str, preferred: str, cache: HTTPCache) -> _Schema:
+        """GET the WADL, trying the other WADL media type once if the first fails.
+
+        A failure is an error status, an answer that is not WADL, or WADL
+        that cannot be read; a second failure is raised as it is.
+        """
+        accepts = self._wadl_accepts(preferred)
         problems: list[str] = []
-        for accept in [preferred, *others[:1]]:
+        for attempt, accept in enumerate(accepts):
             try:
                 response = self._transport.request("GET", url, accept=accept)
-            except ClientError as error:
-                if error.status not in (406, 415):
+            except HTTPError as error:
+                if attempt == len(accepts) - 1 and not isinstance(error, ClientError):
+                    raise
+                if attempt == len(accepts) - 1 and error.status not in (406, 415):
                     raise
                 problems.append(f"{accept}: {error}")
                 continue
-            media_type = _media_type(response)
-            if media_type not in _WADL_MEDIA_TYPES:
+            if not self._serves_wadl(response):
+                media_type = _media_type(response)
                 problems.append(f"{accept}: answered {media_type or 'no Content-Type'}")
                 continue
             try:
@@ -1408,6 +1443,7 @@ class ServiceRoot(Resource):
     # -- building resources ------------------------------------------------
 
     def _class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:
+        """The registered class for ``type_id`` if it suits, else ``default``."""
         if type_id is not None:
             cls = self.RESOURCE_TYPE_CLASSES.get(type_id)
             if cls is not None and issubclass(cls, default):

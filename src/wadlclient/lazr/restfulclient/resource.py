@@ -1,0 +1,206 @@
+"""lazr.restfulclient's resource classes: ServiceRoot and what it hands out.
+
+`ServiceRoot` takes lazr's positional arguments and means by them what
+lazr means (``version=None``: the URL is used as given; ``cache`` a
+directory or an `AtomicFileCache`; ``proxy_info`` for the HTTP object).
+Underneath it is wadlclient's root: its WADL model (persisted in the
+cache), its cache files and its transport.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, ClassVar
+
+import httpx
+
+import wadlclient
+from wadlclient.cache import HTTPCache
+from wadlclient.errors import WADLError
+from wadlclient.http import HTTPResponse, Transport
+from wadlclient.lazr.restfulclient._browser import (
+    AtomicFileCache,
+    Browser,
+    restful_http_class,
+)
+from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
+
+__all__ = [
+    "Collection",
+    "CollectionWithKeyBasedLookup",
+    "Entry",
+    "HostedFile",
+    "NamedOperation",
+    "Resource",
+    "ScalarValue",
+    "ServiceRoot",
+]
+
+Resource = wadlclient.Resource
+Entry = wadlclient.Entry
+Collection = wadlclient.Collection
+HostedFile = wadlclient.HostedFile
+NamedOperation = wadlclient.NamedOperation
+
+
+class ScalarValue(wadlclient.Resource):
+    """A resource whose representation is one JSON value rather than an object."""
+
+    @property
+    def value(self) -> Any:
+        """The value, fetched now."""
+        return self._root._transport.request("GET", self._url).json()
+
+
+class RootURI(str):
+    """The root URL as text, with the ``ensureSlash()`` of lazr.uri's ``URI``."""
+
+    __slots__ = ()
+
+    def ensureSlash(self) -> RootURI:  # noqa: N802 (lazr.uri's name)
+        return self if self.endswith("/") else RootURI(self + "/")
+
+
+def root_url(service_root: str, version: str | None) -> str:
+    """lazr's rule: ``version`` (when given) is appended as a path segment ending in ``/``."""
+    url = str(service_root)
+    if version is not None:
+        url = (url if url.endswith("/") else url + "/") + str(version)
+        url = url if url.endswith("/") else url + "/"
+    return url
+
+
+def _caches(cache: Any) -> tuple[HTTPCache | str | None, Any]:
+    """(wadlclient's cache, the cache handed to ``httpFactory``) for lazr's ``cache``.
+
+    A directory (or an AtomicFileCache over one) becomes wadlclient's
+    cache and the HTTP object gets none: one cache, one set of files.
+    Any other cache object is the HTTP object's; wadlclient then keeps
+    a private one.
+    """
+    if cache is None or isinstance(cache, (str, os.PathLike, HTTPCache)):
+        return cache, None
+    if isinstance(cache, AtomicFileCache):
+        return cache.directory, None
+    return None, cache
+
+
+class ServiceRoot(wadlclient.ServiceRoot):
+    """Entry point to the service, with lazr.restfulclient's constructor and hooks."""
+
+    RESOURCE_TYPE_CLASSES: ClassVar[dict[str, type[Any]]] = {
+        "HostedFile": HostedFile,
+        "ScalarValue": ScalarValue,
+    }
+
+    def __init__(
+        self,
+        authorizer: Any,
+        service_root: str,
+        cache: Any = None,
+        timeout: float | None = None,
+        proxy_info: Any = None,
+        version: str | None = None,
+        base_client_name: str = "",
+        max_retries: int = Browser.MAX_RETRIES,
+    ) -> None:
+        self._root_uri = RootURI(root_url(service_root, version))
+        self._base_client_name = base_client_name
+        engine_cache, factory_cache = _caches(cache)
+        self._browser = Browser(self, authorizer, factory_cache, timeout, proxy_info)
+        self._proxy_info = proxy_info
+        try:
+            super().__init__(
+                authorizer,
+                self._root_uri,
+                engine_cache,
+                version=None,
+                timeout=timeout,
+                base_client_name=base_client_name,
+                max_retries=max_retries,
+                wadl_media_type=wadlclient.SUN_WADL_MEDIA_TYPE,
+            )
+        except WADLError as error:
+            raise SyntaxError(str(error)) from error
+
+    def httpFactory(  # noqa: N802 (lazr's name)
+        self, authorizer: Any, cache: Any, timeout: float | None, proxy_info: Any
+    ) -> Any:
+        """The httplib2-style object requests go through; override to take part in them."""
+        return restful_http_class()(authorizer, cache, timeout, proxy_info)
+
+    def _uses_http_factory(self) -> bool:
+        """Whether requests must go through ``httpFactory``'s object.
+
+        They must when a subclass overrides the hook or a proxy is given;
+        otherwise wadlclient's own connection pool sends them.
+        """
+        overridden = type(self).httpFactory is not ServiceRoot.httpFactory
+        return overridden or self._proxy_info is not None
+
+    def _make_transport(
+        self,
+        authorizer: Any,
+        cache: HTTPCache,
+        timeout: float | None,
+        max_retries: int,
+        base_client_name: str,
+    ) -> Transport:
+        if not self._uses_http_factory():
+            return LazrTransport(
+                authorizer=authorizer,
+                cache=cache,
+                timeout=timeout,
+                max_retries=max_retries,
+                base_client_name=base_client_name,
+            )
+        sender = HttpFactorySender(self._browser._connection)
+        return LazrTransport(
+            authorizer=UserAgentOnly(authorizer),
+            cache=cache,
+            max_retries=max_retries,
+            base_client_name=base_client_name,
+            client=httpx.Client(transport=sender, timeout=timeout),
+        )
+
+    def _wadl_accepts(self, preferred: str) -> list[str]:
+        """lazr asks once, for Sun's WADL media type."""
+        return [wadlclient.SUN_WADL_MEDIA_TYPE]
+
+    def _serves_wadl(self, response: HTTPResponse) -> bool:
+        """lazr reads any successful answer to the WADL request as WADL."""
+        return True
+
+    def _root_document(self, url: str) -> Any:
+        """The root's JSON; malformed JSON raises json's own error, as in lazr."""
+        return json.loads(self._transport.request("GET", url).content)
+
+    @property
+    def _user_agent(self) -> str:
+        return self._transport.user_agent
+
+
+class CollectionWithKeyBasedLookup(wadlclient.Collection):
+    """A collection where ``[key]`` looks an entry up by its key (integers too).
+
+    Subclasses implement ``_get_url_from_id(key)`` and may set
+    ``collection_of`` to the entries' resource type. Slices still page.
+    """
+
+    def _get_url_from_id(self, key: Any) -> str | None:
+        raise NotImplementedError()
+
+    def key_url(self, key: object) -> str:
+        try:
+            url = self._get_url_from_id(key)
+        except NotImplementedError:
+            raise TypeError("unsubscriptable object") from None
+        if url is None:
+            raise KeyError(key)
+        return url
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            return super().__getitem__(key)
+        return self.lookup(key)
