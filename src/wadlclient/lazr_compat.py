@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 import runpy
 import sys
 
@@ -25,6 +26,8 @@ def main(argv: list[str]) -> int:
         runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
     else:
         sys.argv = argv[:]
+        # As ``python script.py`` does: the script's directory comes first on the path.
+        sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
         runpy.run_path(argv[0], run_name="__main__")
     return 0
 

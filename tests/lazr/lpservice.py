@@ -8,6 +8,7 @@ as Launchpad answers). Every request is written to a journal.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -47,7 +48,8 @@ class LaunchpadLike:
     wadl: bytes = b""
     root: bytes = b""
     expired_tokens: set[str] = field(default_factory=set)
-    wadl_status: int | None = None
+    #: WADL media type -> the error status a request for it gets.
+    wadl_refusals: dict[str, int] = field(default_factory=dict)
     journal: list[Exchange] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -84,10 +86,11 @@ class LaunchpadLike:
         relative = path[len(urlsplit(self.base_url).path) :]
         if relative == "":
             if "wadl" in accept:
-                if self.wadl_status is not None:
-                    return self.wadl_status, "text/plain", b"no WADL here\n"
                 wadl_type = next(t.strip() for t in accept.split(",") if "wadl" in t)
-                return 200, wadl_type.split(";")[0], self.wadl
+                wadl_type = wadl_type.split(";")[0]
+                if wadl_type in self.wadl_refusals:
+                    return self.wadl_refusals[wadl_type], "text/plain", b"no WADL here\n"
+                return 200, wadl_type, self.wadl
             return 200, "application/json", self.root
         if relative == "people":
             if query.get("ws.op") == ["getByEmail"]:
@@ -153,6 +156,8 @@ def make_handler(state: LaunchpadLike) -> type[BaseHTTPRequestHandler]:
             self.send_response(status)
             self.send_header("Content-Type", media_type)
             self.send_header("Content-Length", str(len(body)))
+            if status == 200:
+                self.send_header("ETag", '"' + hashlib.sha1(body).hexdigest() + '"')
             self.end_headers()
             self.wfile.write(body)
 
