@@ -47,7 +47,6 @@ from wadlclient.resources import (
 )
 
 
-
 def install_as_lazr_restfulclient() -> None:
     """Make ``lazr.restfulclient`` (and launchpadlib above it) run on wadlclient, in this process.
 

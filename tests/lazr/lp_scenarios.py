@@ -1,4 +1,4 @@
-"""launchpadlib scripts the tests run in a child process, under ``python -m wadlclient.lazr_compat``.
+"""launchpadlib scripts the tests run in a child process under ``wadlclient.lazr_compat``.
 
     python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO SERVICE_ROOT DIR
 

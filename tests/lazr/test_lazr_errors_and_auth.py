@@ -1,4 +1,4 @@
-"""lazr.restfulclient's errors, authorizers, JSON encoder and file cache, as the compat layer gives them."""
+"""lazr.restfulclient's errors, authorizers, JSON encoder and file cache, from the compat layer."""
 
 from __future__ import annotations
 

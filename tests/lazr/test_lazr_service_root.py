@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.lazr.lpservice import LoopbackServer
 
 import wadlclient
-from tests.lazr.lpservice import LoopbackServer
 from wadlclient.lazr.restfulclient import errors
 from wadlclient.lazr.restfulclient._browser import MultipleRepresentationCache, restful_http_class
 from wadlclient.lazr.restfulclient.resource import (
@@ -34,7 +34,11 @@ class NoLookup(CollectionWithKeyBasedLookup):
 
 
 class BugRoot(ServiceRoot):
-    RESOURCE_TYPE_CLASSES = {**ServiceRoot.RESOURCE_TYPE_CLASSES, "bugs": BugSet, "people": NoLookup}
+    RESOURCE_TYPE_CLASSES = {
+        **ServiceRoot.RESOURCE_TYPE_CLASSES,
+        "bugs": BugSet,
+        "people": NoLookup,
+    }
 
 
 def test_positional_arguments_are_lazrs(launchpad_like: LoopbackServer, tmp_path: Path) -> None:
@@ -100,7 +104,8 @@ def test_key_lookup_without_get_url_from_id_is_a_type_error(
 
 
 def test_resource_type_classes_hold_hosted_file_and_scalar_value() -> None:
-    assert ServiceRoot.RESOURCE_TYPE_CLASSES == {"HostedFile": HostedFile, "ScalarValue": ScalarValue}
+    expected = {"HostedFile": HostedFile, "ScalarValue": ScalarValue}
+    assert expected == ServiceRoot.RESOURCE_TYPE_CLASSES
 
 
 class CountingRoot(ServiceRoot):

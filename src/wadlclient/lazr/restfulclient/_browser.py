@@ -10,21 +10,18 @@ the cache, retries and redirects stay wadlclient's.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wadlclient.cache import cache_file_name
-
-if TYPE_CHECKING:
-    import httplib2
 
 __all__ = [
     "AtomicFileCache",
     "Browser",
     "MultipleRepresentationCache",
-    "RestfulHttp",
     "safename",
     "ssl_certificate_validation_disabled",
 ]
@@ -40,11 +37,12 @@ def ssl_certificate_validation_disabled() -> bool:
     return bool(os.environ.get("LP_DISABLE_SSL_CERTIFICATE_VALIDATION", False))
 
 
-def _http_class() -> type[httplib2.Http]:
+def _http_class() -> type[Any]:
     """httplib2.Http, imported only when a RestfulHttp is first made."""
     import httplib2
 
-    return httplib2.Http
+    http_class: type[Any] = httplib2.Http
+    return http_class
 
 
 def __getattr__(name: str) -> Any:
@@ -125,7 +123,9 @@ class AtomicFileCache:
 
     TEMPFILE_PREFIX = ".temp"
 
-    def __init__(self, cache: str | os.PathLike[str], safe: Callable[[str], str] = safename) -> None:
+    def __init__(
+        self, cache: str | os.PathLike[str], safe: Callable[[str], str] = safename
+    ) -> None:
         self.directory = os.path.normpath(cache)
         self._get_safe_name = safe
         os.makedirs(self.directory, exist_ok=True)
@@ -158,10 +158,8 @@ class AtomicFileCache:
 
     def delete(self, key: str) -> None:
         """Forget ``key`` (nothing happens when it is not stored)."""
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.remove(self._get_key_path(key))
-        except FileNotFoundError:
-            pass
 
 
 class MultipleRepresentationCache(AtomicFileCache):

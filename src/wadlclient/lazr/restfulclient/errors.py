@@ -145,7 +145,7 @@ def error_for(response: Any, content: Any) -> HTTPError | None:
         return None
     cls = _BY_STATUS.get(status)
     if cls is None:
-        cls = ServerError if status // 100 == 5 else ClientError if status // 100 == 4 else HTTPError
+        cls = {4: ClientError, 5: ServerError}.get(status // 100, HTTPError)
     return cls(response, content)
 
 

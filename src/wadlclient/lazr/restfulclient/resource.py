@@ -58,7 +58,7 @@ class RootURI(str):
 
     __slots__ = ()
 
-    def ensureSlash(self) -> RootURI:  # noqa: N802 (lazr.uri's name)
+    def ensureSlash(self) -> RootURI:
         return self if self.endswith("/") else RootURI(self + "/")
 
 
@@ -71,7 +71,7 @@ def root_url(service_root: str, version: str | None) -> str:
     return url
 
 
-def _caches(cache: Any) -> tuple[HTTPCache | str | None, Any]:
+def _caches(cache: Any) -> tuple[HTTPCache | str | os.PathLike[str] | None, Any]:
     """(wadlclient's cache, the cache handed to ``httpFactory``) for lazr's ``cache``.
 
     A directory (or an AtomicFileCache over one) becomes wadlclient's
@@ -124,7 +124,7 @@ class ServiceRoot(wadlclient.ServiceRoot):
         except WADLError as error:
             raise SyntaxError(str(error)) from error
 
-    def httpFactory(  # noqa: N802 (lazr's name)
+    def httpFactory(
         self, authorizer: Any, cache: Any, timeout: float | None, proxy_info: Any
     ) -> Any:
         """The httplib2-style object requests go through; override to take part in them."""

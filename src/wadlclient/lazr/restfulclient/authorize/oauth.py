@@ -59,7 +59,7 @@ class SystemWideConsumer(_engine.Consumer):
 def _distribution_name() -> str:
     """The Linux distribution's name (``distro`` when installed), else the OS name."""
     try:
-        import distro  # type: ignore[import-not-found]
+        import distro
 
         name = str(distro.name())
     except Exception:
