@@ -98,24 +98,28 @@ class LaunchpadLike:
                 found = [n for n, (_d, e) in PEOPLE.items() if e == email]
                 document: object = self.person(found[0]) if found else None
                 return 200, "application/json", json.dumps(document).encode()
-            return self._page([self.person(n) for n in PEOPLE], query)
+            return self._page([self.person(n) for n in PEOPLE], query, "people")
         if relative == "bugs":
-            return self._page([self.bug(n) for n in BUGS], query)
+            return self._page([self.bug(n) for n in BUGS], query, "bugs")
         if relative.startswith("~") and relative[1:] in PEOPLE:
             return 200, "application/json", json.dumps(self.person(relative[1:])).encode()
         if relative.startswith("bugs/") and relative[5:].isdigit() and int(relative[5:]) in BUGS:
             return 200, "application/json", json.dumps(self.bug(int(relative[5:]))).encode()
         return 404, "text/plain", b"Object: None, name: " + relative.encode() + b"\n"
 
-    @staticmethod
     def _page(
-        entries: list[dict[str, object]], query: dict[str, list[str]]
+        self, entries: list[dict[str, object]], query: dict[str, list[str]], page_type: str
     ) -> tuple[int, str, bytes]:
         """One page, by ``ws.start`` and ``ws.size``."""
         start = int(query.get("ws.start", ["0"])[0])
         size = int(query.get("ws.size", ["75"])[0])
         shown = entries[start : start + size]
-        page = {"total_size": len(entries), "start": start, "entries": shown}
+        page = {
+            "total_size": len(entries),
+            "start": start,
+            "entries": shown,
+            "resource_type_link": f"{self.base_url}#{page_type}",
+        }
         return 200, "application/json", json.dumps(page).encode()
 
 
