@@ -113,7 +113,7 @@ class ServiceRoot(wadlclient.ServiceRoot):
         try:
             super().__init__(
                 authorizer,
-                self._root_uri,
+                str(self._root_uri),
                 engine_cache,
                 version=None,
                 timeout=timeout,
