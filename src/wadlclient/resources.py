@@ -1415,8 +1415,10 @@ class ServiceRoot(Resource):
     def _load_wadl(self, url: str, preferred: str, cache: HTTPCache) -> _Schema:
         """GET the WADL, trying the other WADL media type once if the first fails.
 
-        A failure is an error status, an answer that is not WADL, or WADL
-        that cannot be read; a second failure is raised as it is.
+        A failure is an error status other than 401 (credentials, which
+        another media type cannot mend), an answer that is not WADL, or WADL
+        that cannot be read. A last error status is raised as it is, unless
+        it only refuses the media type (406, 415).
         """
         accepts = self._wadl_accepts(preferred)
         problems: list[str] = []
@@ -1424,9 +1426,8 @@ class ServiceRoot(Resource):
             try:
                 response = self._transport.request("GET", url, accept=accept)
             except HTTPError as error:
-                if attempt == len(accepts) - 1 and not isinstance(error, ClientError):
-                    raise
-                if attempt == len(accepts) - 1 and error.status not in (406, 415):
+                last = attempt == len(accepts) - 1
+                if error.status == 401 or (last and error.status not in (406, 415)):
                     raise
                 problems.append(f"{accept}: {error}")
                 continue

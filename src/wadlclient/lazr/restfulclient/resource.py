@@ -147,22 +147,15 @@ class ServiceRoot(wadlclient.ServiceRoot):
         max_retries: int,
         base_client_name: str,
     ) -> Transport:
-        if not self._uses_http_factory():
-            return LazrTransport(
-                authorizer=authorizer,
-                cache=cache,
-                timeout=timeout,
-                max_retries=max_retries,
-                base_client_name=base_client_name,
-            )
-        sender = HttpFactorySender(self._browser._connection)
+        client = None
+        if self._uses_http_factory():
+            # The factory's object signs; the transport only needs the User-Agent details.
+            authorizer = UserAgentOnly(authorizer)
+            client = httpx.Client(transport=HttpFactorySender(self._browser._connection))
         return LazrTransport(
-            authorizer=UserAgentOnly(authorizer),
-            cache=cache,
-            max_retries=max_retries,
-            base_client_name=base_client_name,
-            client=httpx.Client(transport=sender, timeout=timeout),
-        )
+            authorizer=authorizer, cache=cache, timeout=timeout, max_retries=max_retries,
+            base_client_name=base_client_name, client=client,
+        )  # fmt: skip
 
     def _wadl_accepts(self, preferred: str) -> list[str]:
         """lazr asks once, for Sun's WADL media type."""
