@@ -49,7 +49,6 @@ from typing import Any, ClassVar, TypeVar
 
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import (
-    ClientError,
     HTTPError,
     NotFound,
     ResponseError,
