@@ -83,3 +83,23 @@ def test_runner_without_a_script_prints_its_usage() -> None:
     done = run_python("-m", "wadlclient.lazr_compat")
     assert done.returncode == 2
     assert "usage: python -m wadlclient.lazr_compat" in done.stderr
+
+
+def test_lazr_restfulclient_resolves_when_no_lazr_package_is_installed() -> None:
+    code = textwrap.dedent("""
+        import sys
+        import wadlclient, wadlclient.lazr.restfulclient.resource
+        sys.path = [p for p in sys.path if "site-packages" not in p]
+        assert "lazr" not in sys.modules
+        wadlclient.install_as_lazr_restfulclient()
+        from lazr.restfulclient.resource import ServiceRoot
+        import lazr
+        try:
+            import lazr.uri
+        except ImportError:
+            print(ServiceRoot.__module__, "no-lazr.uri", list(lazr.__path__))
+    """)
+    done = run_python("-c", code)
+    assert done.stdout.split() == [
+        "wadlclient.lazr.restfulclient.resource", "no-lazr.uri", "[]"
+    ], done.stderr
