@@ -35,9 +35,7 @@ from wadlclient.errors import (
     Unauthorized,
     WADLError,
 )
-from wadlclient.resources import (
-    EXAMPLE_WADL_MEDIA_TYPE,
-    SUN_WADL_MEDIA_TYPE,
+from wadlclient.objects import (
     Collection,
     Entry,
     HostedFile,
@@ -45,6 +43,7 @@ from wadlclient.resources import (
     Resource,
     ServiceRoot,
 )
+from wadlclient.schema import EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE
 
 
 def install_as_lazr_restfulclient() -> None:

@@ -23,7 +23,7 @@ from urllib.parse import urljoin
 from wadlclient._version import __version__
 from wadlclient.auth import BasicHttpAuthorizer, HttpAuthorizer, OAuthAuthorizer
 from wadlclient.errors import RestfulError
-from wadlclient.resources import Collection, Entry, Resource, ServiceRoot
+from wadlclient.objects import Collection, Entry, Resource, ServiceRoot
 
 __all__ = ["main"]
 

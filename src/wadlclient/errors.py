@@ -17,6 +17,8 @@ __all__ = [
     "CacheError",
     "ClientError",
     "Conflict",
+    "ConnectError",
+    "ConnectionDropped",
     "CredentialsError",
     "CredentialsFileError",
     "Gone",
@@ -28,6 +30,7 @@ __all__ = [
     "RestfulError",
     "ServerError",
     "TransportError",
+    "TransportTimeout",
     "Unauthorized",
     "UnexpectedResponseError",
     "WADLError",
@@ -50,14 +53,37 @@ class ResponseError(RestfulError):
 class TransportError(RestfulError):
     """No HTTP answer: the connection failed, was dropped, or timed out.
 
-    The message names the method and URL; ``__cause__`` holds the
-    underlying httpx exception.
+    The transport's message names the method and URL; ``__cause__`` holds
+    the sender's own error (one of the subclasses below, for instance).
     """
 
     def __init__(self, message: str, url: str = "", method: str = "") -> None:
         super().__init__(message)
         self.url = url
         self.method = method
+
+
+class ConnectError(TransportError):
+    """The connection could not be opened (refused, unknown host, TLS handshake)."""
+
+
+class TransportTimeout(TransportError):
+    """Connecting, sending or waiting for the answer took longer than allowed."""
+
+
+class ConnectionDropped(TransportError):
+    """The connection closed, or the answer was malformed, before the answer was whole.
+
+    A safe request may be sent again. ``retried`` is true when the sender
+    already resent it once (a stale keep-alive connection), so that the
+    transport does not resend it a second time.
+    """
+
+    def __init__(
+        self, message: str, url: str = "", method: str = "", *, retried: bool = False
+    ) -> None:
+        super().__init__(message, url, method)
+        self.retried = retried
 
 
 class CredentialsError(RestfulError):
@@ -75,19 +101,16 @@ class CacheError(RestfulError):
 class HTTPError(RestfulError):
     """The server answered with a status that is an error (or unexpected).
 
-    ``response`` is the ``httpx.Response`` (or any object with
-    ``status_code``, ``reason_phrase`` and ``headers``), ``content`` its
-    body as bytes.
+    ``response`` is the transport's response (``status``, ``reason``,
+    ``headers``), ``content`` its body as bytes.
     """
 
     def __init__(self, response: object, content: bytes = b"") -> None:
         self.response = response
         self.content = content
-        status: object = getattr(response, "status_code", None)
-        if status is None:
-            status = getattr(response, "status", 0)
+        status = getattr(response, "status", 0)
         self.status: int = int(status) if isinstance(status, (int, str)) else 0
-        reason = getattr(response, "reason_phrase", "") or ""
+        reason = getattr(response, "reason", "") or ""
         if not reason:
             try:
                 reason = HTTPStatus(self.status).phrase
@@ -162,7 +185,7 @@ _BY_STATUS: dict[int, type[HTTPError]] = {
 
 def error_for(response: object, content: bytes = b"") -> HTTPError | None:
     """Return the exception for an error response, or None for a 1xx-3xx one."""
-    status = int(getattr(response, "status_code", 0) or 0)
+    status = int(getattr(response, "status", 0) or 0)
     if status < 400:
         return None
     cls = _BY_STATUS.get(status)

@@ -97,7 +97,7 @@ def test_rule2_cache_directory_argument_persists(
     cache = HTTPCache(tmp_path / "cache")
     assert cache.get(root_url, WADL) is not None
     # The root's JSON and WADL (the example WADL is too small to get a
-    # persisted model: see resources.MODEL_PERSIST_MIN_BYTES).
+    # persisted model: see schema.MODEL_PERSIST_MIN_BYTES).
     assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(
         [cache.filename(root_url, JSON), cache.filename(root_url, WADL)]
     )

@@ -19,7 +19,8 @@ import pytest
 
 from cookbook_service.testing import RunningService
 from wadlclient import Collection, ServiceRoot
-from wadlclient.resources import _start_of, _with_query
+from wadlclient.objects.collection import CollectionPages
+from wadlclient.objects.wire import start_of, with_query
 
 from .conftest import clear_journal, settle, wire_with_query
 
@@ -43,15 +44,15 @@ def test_a_walk_holds_one_parsed_page_at_a_time(
     walk_service: RunningService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pages: list[weakref.ref[TrackedList]] = []
-    parse = Collection._parse_page
+    parse = CollectionPages.parse_page
 
-    def tracked_parse(self: Collection, text: str, url: str) -> dict[str, Any]:
+    def tracked_parse(self: CollectionPages, text: str, url: str) -> dict[str, Any]:
         page = parse(self, text, url)
         page["entries"] = TrackedList(page["entries"])
         pages.append(weakref.ref(page["entries"]))
         return page
 
-    monkeypatch.setattr(Collection, "_parse_page", tracked_parse)
+    monkeypatch.setattr(CollectionPages, "parse_page", tracked_parse)
     with ServiceRoot(None, walk_service.base_url) as root:
         total = len(root.recipes)  # another collection object: its page is its own
         held = []
@@ -85,7 +86,7 @@ def test_a_walk_keeps_no_entry_the_caller_dropped(walk_service: RunningService) 
         entries = iter(root.recipes)
         for _ in range(PAGE + 2):  # into the second page
             entry = next(entries)
-        representation = entry._state[1]
+        representation = entry._state.data
 
         del entry
         next(entries)  # the walk moves on within the page
@@ -120,7 +121,7 @@ def test_a_walk_leaves_nothing_in_the_url_splitting_memo(walk_service: RunningSe
 
 
 def reference_with_query(url: str, **values: object) -> str:
-    """What `_with_query` must give, built with urlsplit/urlunsplit."""
+    """What `with_query` must give, built with urlsplit/urlunsplit."""
     parts = urllib.parse.urlsplit(url)
     query = [
         (k, v)
@@ -147,6 +148,6 @@ def reference_with_query(url: str, **values: object) -> str:
 def test_page_urls_are_built_as_urlsplit_would(url: str) -> None:
     values = {"ws.start": 7, "ws.size": 2}
 
-    assert _with_query(url, **values) == reference_with_query(url, **values)
+    assert with_query(url, **values) == reference_with_query(url, **values)
     start = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query)).get("ws.start")
-    assert _start_of(url) == (int(start) if start is not None else None)
+    assert start_of(url) == (int(start) if start is not None else None)

@@ -7,16 +7,15 @@ counts the calls of ``parse_wadl`` made through the object layer.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from pathlib import Path
 
 import pytest
 
 from cookbook_service.testing import RunningService
-from wadlclient import EXAMPLE_WADL_MEDIA_TYPE, ServiceRoot, resources
+from wadlclient import EXAMPLE_WADL_MEDIA_TYPE, ServiceRoot, schema
 from wadlclient.cache import HTTPCache
-from wadlclient.model_store import dump_model, load_model
-from wadlclient.wadl import wadl_digest
+from wadlclient.wadl import Application, wadl_digest
+from wadlclient.wadl.store import dump_model, load_model
 
 
 @pytest.fixture
@@ -26,22 +25,22 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     The example service's WADL is small, so the size below which models are
     not persisted is lowered to persist it like a big one.
     """
-    monkeypatch.setattr(resources, "MODEL_PERSIST_MIN_BYTES", 0)
+    monkeypatch.setattr(schema, "MODEL_PERSIST_MIN_BYTES", 0)
     calls: list[str | None] = []
-    real = resources.parse_wadl
+    real = schema.parse_wadl
 
-    def counting(data: bytes | str, url: str | None = None) -> resources.Application:
+    def counting(data: bytes | str, url: str | None = None) -> Application:
         calls.append(url)
         return real(data, url)
 
-    monkeypatch.setattr(resources, "parse_wadl", counting)
-    monkeypatch.setattr(resources, "_MODELS", OrderedDict())
+    monkeypatch.setattr(schema, "parse_wadl", counting)
+    monkeypatch.setattr(schema, "SCHEMAS", schema.SchemaMemo())
     return calls
 
 
 def forget_models(monkeypatch: pytest.MonkeyPatch) -> None:
     """As a new process would: no model in memory."""
-    monkeypatch.setattr(resources, "_MODELS", OrderedDict())
+    monkeypatch.setattr(schema, "SCHEMAS", schema.SchemaMemo())
 
 
 def model_blobs(directory: Path) -> list[Path]:
@@ -156,7 +155,7 @@ def test_a_model_made_for_another_url_is_not_used(
     cache = HTTPCache(tmp_path)
     wadl = cached_wadl(cache, cookbook_service)
     (blob_path,) = model_blobs(tmp_path)
-    other = resources.parse_wadl(wadl, "http://elsewhere.test/1.0/")
+    other = schema.parse_wadl(wadl, "http://elsewhere.test/1.0/")
     blob_path.write_bytes(dump_model(other))
     forget_models(monkeypatch)
     parses.clear()
@@ -200,5 +199,5 @@ def test_a_small_wadl_is_parsed_at_each_start_and_not_persisted(
         pass
 
     wadl = cached_wadl(HTTPCache(tmp_path), cookbook_service)
-    assert len(wadl) < resources.MODEL_PERSIST_MIN_BYTES
+    assert len(wadl) < schema.MODEL_PERSIST_MIN_BYTES
     assert model_blobs(tmp_path) == []

@@ -13,11 +13,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-import httpx
 import pytest
 
-from wadlclient.errors import TransportError
-from wadlclient.http import _StdlibPools
+from wadlclient.errors import ConnectionDropped, TransportError
+from wadlclient.headers import Headers
+from wadlclient.http import DEFAULT_TIMEOUT, Request
+from wadlclient.http.pool import ConnectionPool
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
 
@@ -224,7 +225,7 @@ def test_an_answer_cut_short_is_a_dropped_connection(keep_alive_server, make_tra
     with pytest.raises(TransportError, match="connection dropped") as caught:
         transport.request("POST", server.url, body=b"x=1")
 
-    assert isinstance(caught.value.__cause__, httpx.RemoteProtocolError)
+    assert isinstance(caught.value.__cause__, ConnectionDropped)
 
 
 def test_a_garbled_status_line_is_a_protocol_error(keep_alive_server, make_transport):
@@ -234,17 +235,17 @@ def test_a_garbled_status_line_is_a_protocol_error(keep_alive_server, make_trans
     with pytest.raises(TransportError) as caught:
         transport.request("POST", server.url, body=b"x=1")
 
-    assert isinstance(caught.value.__cause__, httpx.RemoteProtocolError)
+    assert isinstance(caught.value.__cause__, ConnectionDropped)
 
 
 def test_idle_connections_are_bounded_per_origin(scripted):
-    pool = _StdlibPools(max_idle=2)
+    pool = ConnectionPool(max_idle=2)
     barrier = threading.Barrier(4)
 
     def slow_get(_: int) -> None:
         barrier.wait(5)
-        request = httpx.Request("GET", scripted.url + "/slow?seconds=0.1")
-        pool.handle_request(request).read()
+        request = Request("GET", scripted.url + "/slow?seconds=0.1", Headers())
+        pool.send(request, timeout=DEFAULT_TIMEOUT)
 
     try:
         with ThreadPoolExecutor(max_workers=4) as workers:
@@ -261,13 +262,13 @@ def test_idle_connections_are_bounded_per_origin(scripted):
 
 
 def test_a_closed_pool_refuses_requests(scripted):
-    pool = _StdlibPools()
-    pool.handle_request(httpx.Request("GET", scripted.url + "/echo")).read()
+    pool = ConnectionPool()
+    pool.send(Request("GET", scripted.url + "/echo", Headers()), timeout=DEFAULT_TIMEOUT)
 
     pool.close()
 
     with pytest.raises(RuntimeError, match="closed"):
-        pool.handle_request(httpx.Request("GET", scripted.url + "/echo"))
+        pool.send(Request("GET", scripted.url + "/echo", Headers()), timeout=DEFAULT_TIMEOUT)
 
 
 def test_an_unknown_pool_name_is_refused(make_transport):

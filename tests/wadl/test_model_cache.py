@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from wadlclient.model_store import dump_model, load_model
 from wadlclient.wadl import Application, parse_wadl, wadl_digest
+from wadlclient.wadl.store import dump_model, load_model
 
 
 @pytest.fixture(scope="module")
@@ -103,16 +103,10 @@ def test_importing_the_package_does_not_import_the_model_store() -> None:
     # A fresh interpreter: this one has imported everything already.
     code = (
         "import sys, wadlclient; "
-        "print('pickle' in sys.modules, 'wadlclient.model_store' in sys.modules)"
+        "print('pickle' in sys.modules, 'wadlclient.wadl.store' in sys.modules)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
 
     assert result.stdout.split() == ["False", "False"]
-
-
-def test_the_model_functions_stay_importable_from_the_wadl_module() -> None:
-    from wadlclient import model_store, wadl
-
-    assert (wadl.dump_model, wadl.load_model) == (model_store.dump_model, model_store.load_model)

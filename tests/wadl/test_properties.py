@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wadlclient.errors import WADLError
-from wadlclient.wadl import Application, dump_model, load_model, parse_wadl
+from wadlclient.wadl import Application, parse_wadl
+from wadlclient.wadl.store import dump_model, load_model
 
 SMALL = b"""<?xml version="1.0"?>
 <!DOCTYPE application [<!ENTITY nbsp "&#160;">]>

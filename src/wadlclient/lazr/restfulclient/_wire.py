@@ -1,9 +1,10 @@
 """How the compatibility root's requests reach the network.
 
 `LazrTransport` is wadlclient's transport raising lazr's errors.
-`HttpFactorySender` sends one exchange through the object a service
-root's ``httpFactory`` made, so that its ``_request`` override (token
-refresh, say) takes part in every request.
+`HttpFactorySender` is a `wadlclient.http.Sender` that sends each
+exchange through the object a service root's ``httpFactory`` made, so
+that its ``_request`` override (token renewal, say) takes part in every
+request.
 """
 
 from __future__ import annotations
@@ -13,16 +14,16 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
 from wadlclient import errors as _engine
-from wadlclient.http import HTTPResponse, Transport
+from wadlclient.headers import Headers
+from wadlclient.http import HTTPResponse, Request, Response, Timeout, Transport
 from wadlclient.lazr.restfulclient.errors import ResponseError, from_engine
 
 __all__ = ["HttpFactorySender", "LazrTransport", "UserAgentOnly"]
 
-# Headers httplib2 writes itself, or that describe a body it already decoded.
+# Headers httplib2 writes itself.
 _HOP_HEADERS = frozenset({"host", "content-length", "connection"})
+# Entries of an httplib2 response that are not headers of the (decoded) body.
 _DECODED_HEADERS = frozenset({"status", "content-encoding", "content-length", "transfer-encoding"})
 
 
@@ -55,51 +56,53 @@ class UserAgentOnly:
         """Nothing: the ``httpFactory`` object signs each request it sends."""
 
 
-class HttpFactorySender(httpx.BaseTransport):
+class HttpFactorySender:
     """One exchange through an httplib2-style ``request()``; redirects are left to the transport.
 
-    httplib2.Http is not thread-safe, so exchanges are serialised.
+    httplib2.Http is not thread-safe, so exchanges are serialised. The
+    object's own timeout (given to ``httpFactory``) applies.
     """
 
     def __init__(self, connection: Any) -> None:
         self.connection = connection
         self._lock = threading.Lock()
 
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        body = request.read() or None
+    def send(self, request: Request, *, timeout: Timeout) -> Response:
         headers = {
-            name: value for name, value in request.headers.items() if name not in _HOP_HEADERS
+            name: value
+            for name, value in request.headers.items()
+            if name.lower() not in _HOP_HEADERS
         }
-        status, reason, answer_headers, content = self._exchange(
-            str(request.url), request.method, body, headers
+        answer, content = self._exchange(request, headers)
+        return Response(
+            status=int(answer.status),
+            reason=str(getattr(answer, "reason", "") or ""),
+            headers=Headers(_headers_of(answer)),
+            content=content if isinstance(content, bytes) else str(content or "").encode(),
+            url=request.url,
         )
-        response = httpx.Response(status, headers=answer_headers, content=content, request=request)
-        response.extensions["reason_phrase"] = reason.encode("latin-1", "replace")
-        return response
 
-    def _exchange(
-        self, url: str, method: str, body: bytes | None, headers: dict[str, str]
-    ) -> tuple[int, str, list[tuple[str, str]], bytes]:
+    def _exchange(self, request: Request, headers: dict[str, str]) -> tuple[Any, Any]:
+        """(response, content) from the object; a redirect limit is an answer, not an error."""
         import httplib2
 
         try:
             with self._lock:
-                response, content = self.connection.request(
-                    url, method=method, body=body, headers=headers, redirections=0
+                return self.connection.request(  # type: ignore[no-any-return]
+                    request.url,
+                    method=request.method,
+                    body=request.body,
+                    headers=headers,
+                    redirections=0,
                 )
         except httplib2.RedirectLimit as limit:
-            response, content = limit.response, limit.content
+            return limit.response, limit.content
         except (httplib2.HttpLib2Error, http.client.HTTPException, OSError) as error:
-            raise httpx.ConnectError(str(error) or type(error).__name__) from error
-        return _status_of(response), _reason_of(response), _headers_of(response), _bytes(content)
+            message = f"{request.method} {request.url}: {error or type(error).__name__}"
+            raise _engine.ConnectError(message, url=request.url, method=request.method) from error
 
-
-def _status_of(response: Any) -> int:
-    return int(response.status)
-
-
-def _reason_of(response: Any) -> str:
-    return str(getattr(response, "reason", "") or "")
+    def close(self) -> None:
+        """Nothing to release: the object belongs to the service root's caller."""
 
 
 def _headers_of(response: Any) -> list[tuple[str, str]]:
@@ -112,9 +115,3 @@ def _headers_of(response: Any) -> list[tuple[str, str]]:
         for name, value in items()
         if not str(name).startswith("-") and str(name).lower() not in _DECODED_HEADERS
     ]
-
-
-def _bytes(content: Any) -> bytes:
-    if isinstance(content, bytes):
-        return content
-    return str(content or "").encode("utf-8")

@@ -3,8 +3,8 @@
 `ServiceRoot` takes lazr's positional arguments and means by them what
 lazr means (``version=None``: the URL is used as given; ``cache`` a
 directory or an `AtomicFileCache`; ``proxy_info`` for the HTTP object).
-Underneath it is wadlclient's root: its WADL model (persisted in the
-cache), its cache files and its transport.
+Underneath it is wadlclient's root, through its extension points: its
+WADL model (persisted in the cache), its cache files and its transport.
 """
 
 from __future__ import annotations
@@ -13,18 +13,26 @@ import json
 import os
 from typing import Any, ClassVar
 
-import httpx
-
-import wadlclient
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import WADLError
-from wadlclient.http import HTTPResponse, Transport
+from wadlclient.http import Transport
 from wadlclient.lazr.restfulclient._browser import (
     AtomicFileCache,
     Browser,
     restful_http_class,
 )
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
+from wadlclient.objects import (
+    Collection,
+    Entry,
+    HostedFile,
+    NamedOperation,
+    Resource,
+    session_of,
+    url_of,
+)
+from wadlclient.objects import ServiceRoot as _ServiceRoot
+from wadlclient.schema import SUN_WADL_MEDIA_TYPE, Schema, schema_for
 
 __all__ = [
     "Collection",
@@ -37,20 +45,14 @@ __all__ = [
     "ServiceRoot",
 ]
 
-Resource = wadlclient.Resource
-Entry = wadlclient.Entry
-Collection = wadlclient.Collection
-HostedFile = wadlclient.HostedFile
-NamedOperation = wadlclient.NamedOperation
 
-
-class ScalarValue(wadlclient.Resource):
+class ScalarValue(Resource):
     """A resource whose representation is one JSON value rather than an object."""
 
     @property
     def value(self) -> Any:
         """The value, fetched now."""
-        return self._root._transport.request("GET", self._url).json()
+        return session_of(self).transport.request("GET", url_of(self)).json()
 
 
 class RootURI(str):
@@ -60,15 +62,6 @@ class RootURI(str):
 
     def ensureSlash(self) -> RootURI:
         return self if self.endswith("/") else RootURI(self + "/")
-
-
-def root_url(service_root: str, version: str | None) -> str:
-    """lazr's rule: ``version`` (when given) is appended as a path segment ending in ``/``."""
-    url = str(service_root)
-    if version is not None:
-        url = (url if url.endswith("/") else url + "/") + str(version)
-        url = url if url.endswith("/") else url + "/"
-    return url
 
 
 def _caches(cache: Any) -> tuple[HTTPCache | str | os.PathLike[str] | None, Any]:
@@ -86,7 +79,7 @@ def _caches(cache: Any) -> tuple[HTTPCache | str | os.PathLike[str] | None, Any]
     return None, cache
 
 
-class ServiceRoot(wadlclient.ServiceRoot):
+class ServiceRoot(_ServiceRoot):
     """Entry point to the service, with lazr.restfulclient's constructor and hooks."""
 
     RESOURCE_TYPE_CLASSES: ClassVar[dict[str, type[Any]]] = {
@@ -105,24 +98,21 @@ class ServiceRoot(wadlclient.ServiceRoot):
         base_client_name: str = "",
         max_retries: int = Browser.MAX_RETRIES,
     ) -> None:
-        self._root_uri = RootURI(root_url(service_root, version))
+        self._root_uri = RootURI(self.root_url_for(str(service_root), version))
         self._base_client_name = base_client_name
         engine_cache, factory_cache = _caches(cache)
         self._browser = Browser(self, authorizer, factory_cache, timeout, proxy_info)
         self._proxy_info = proxy_info
-        try:
-            super().__init__(
-                authorizer,
-                str(self._root_uri),
-                engine_cache,
-                version=None,
-                timeout=timeout,
-                base_client_name=base_client_name,
-                max_retries=max_retries,
-                wadl_media_type=wadlclient.SUN_WADL_MEDIA_TYPE,
-            )
-        except WADLError as error:
-            raise SyntaxError(str(error)) from error
+        super().__init__(
+            authorizer,
+            str(self._root_uri),
+            engine_cache,
+            version=None,
+            timeout=timeout,
+            base_client_name=base_client_name,
+            max_retries=max_retries,
+            wadl_media_type=SUN_WADL_MEDIA_TYPE,
+        )
 
     def httpFactory(
         self, authorizer: Any, cache: Any, timeout: float | None, proxy_info: Any
@@ -139,47 +129,71 @@ class ServiceRoot(wadlclient.ServiceRoot):
         overridden = type(self).httpFactory is not ServiceRoot.httpFactory
         return overridden or self._proxy_info is not None
 
-    def _make_transport(
+    # -- wadlclient's extension points -----------------------------------------
+
+    def root_url_for(self, service_root: str, version: str | None) -> str:
+        """lazr's rule: ``version`` (when given) is appended as a segment ending in ``/``."""
+        if version is None:
+            return service_root
+        url = (service_root if service_root.endswith("/") else service_root + "/") + str(version)
+        return url if url.endswith("/") else url + "/"
+
+    def make_transport(
         self,
         authorizer: Any,
         cache: HTTPCache,
+        *,
         timeout: float | None,
         max_retries: int,
         base_client_name: str,
     ) -> Transport:
-        client = None
+        sender = None
         if self._uses_http_factory():
             # The factory's object signs; the transport only needs the User-Agent details.
             authorizer = UserAgentOnly(authorizer)
-            client = httpx.Client(transport=HttpFactorySender(self._browser._connection))
+            sender = HttpFactorySender(self._browser._connection)
         return LazrTransport(
             authorizer=authorizer, cache=cache, timeout=timeout, max_retries=max_retries,
-            base_client_name=base_client_name, client=client,
+            base_client_name=base_client_name, sender=sender,
         )  # fmt: skip
 
-    def _wadl_accepts(self, preferred: str) -> list[str]:
-        """lazr asks once, for Sun's WADL media type."""
-        return [wadlclient.SUN_WADL_MEDIA_TYPE]
+    def read_schema(
+        self, transport: Transport, url: str, preferred: str, cache: HTTPCache
+    ) -> Schema:
+        """lazr asks once, for Sun's WADL type, and reads any success as WADL (else SyntaxError)."""
+        response = transport.request("GET", url, accept=SUN_WADL_MEDIA_TYPE)
+        try:
+            return schema_for(response.content, url, cache)
+        except WADLError as error:
+            raise SyntaxError(str(error)) from error
 
-    def _serves_wadl(self, response: HTTPResponse) -> bool:
-        """lazr reads any successful answer to the WADL request as WADL."""
-        return True
-
-    def _root_document(self, url: str) -> Any:
+    def read_root_document(self, transport: Transport, url: str) -> Any:
         """The root's JSON; malformed JSON raises json's own error, as in lazr."""
-        return json.loads(self._transport.request("GET", url).content)
+        return json.loads(transport.request("GET", url).content)
 
     @property
     def _user_agent(self) -> str:
-        return self._transport.user_agent
+        return session_of(self).transport.user_agent
 
 
-class CollectionWithKeyBasedLookup(wadlclient.Collection):
+class _RootView:
+    """What lazr's resources reach through ``self._root``: the root URI."""
+
+    def __init__(self, root_url: str) -> None:
+        self._root_uri = RootURI(root_url)
+
+
+class CollectionWithKeyBasedLookup(Collection):
     """A collection where ``[key]`` looks an entry up by its key (integers too).
 
     Subclasses implement ``_get_url_from_id(key)`` and may set
     ``collection_of`` to the entries' resource type. Slices still page.
     """
+
+    @property
+    def _root(self) -> _RootView:
+        """lazr's ``self._root``, for ``_get_url_from_id`` (``_root._root_uri``)."""
+        return _RootView(session_of(self).root_url)
 
     def _get_url_from_id(self, key: Any) -> str | None:
         raise NotImplementedError()
@@ -193,7 +207,6 @@ class CollectionWithKeyBasedLookup(wadlclient.Collection):
             raise KeyError(key)
         return url
 
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, slice):
-            return super().__getitem__(key)
+    def get_item(self, key: object) -> Any:
+        """Every key but a slice is looked up, integers included (``bugs[1]`` is bug 1)."""
         return self.lookup(key)

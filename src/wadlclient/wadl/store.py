@@ -1,8 +1,9 @@
 """The persisted WADL model: `dump_model` and `load_model`.
 
 A warm start on a big WADL (Launchpad's: ~100-200 ms to parse) loads this
-instead of parsing the XML. Kept apart from `wadlclient.wadl` so that only a
-process that persists or loads a model imports pickle and friends.
+instead of parsing the XML. Not imported by `wadlclient.wadl` itself, so that
+only a process that persists or loads a model imports pickle and friends;
+it builds on the model alone, never on the parser.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import fields
 from typing import Any
 
 from wadlclient.errors import WADLError
-from wadlclient.wadl import (
+from wadlclient.wadl.model import (
     Application,
     Link,
     Method,

@@ -1,4 +1,4 @@
-"""Authorizers: what the transport asks to put credentials on a request.
+"""The authorizers: what the transport asks to put credentials on a request.
 
 The transport calls ``authorizeRequest`` on every request it actually sends
 (retries and same-host redirect hops included) and builds the User-Agent
@@ -13,27 +13,24 @@ library is read by the other.
 from __future__ import annotations
 
 import base64
-import contextlib
 import functools
-import io
 import os
-import tempfile
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, Any, TypeVar
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from wadlclient.auth.credentials_file import (
+    credentials_text,
+    read_credentials,
+    write_private,
+)
 from wadlclient.errors import CredentialsError, CredentialsFileError
 
-if TYPE_CHECKING:
-    import configparser
-
-# oauthlib and configparser are imported when first needed (an OAuth
-# signature, a credentials file): most scripts use neither, and importing
-# them costs every ``import wadlclient`` several milliseconds.
+# oauthlib is imported when a request is first signed: most scripts never
+# sign, and importing it costs every ``import wadlclient`` several milliseconds.
 
 __all__ = [
-    "CREDENTIALS_FILE_VERSION",
     "SIGNATURE_HMAC_SHA1",
     "SIGNATURE_PLAINTEXT",
     "AccessToken",
@@ -43,9 +40,6 @@ __all__ = [
     "OAuthAuthorizer",
 ]
 
-#: The INI section lazr.restfulclient writes credentials under.
-CREDENTIALS_FILE_VERSION = "1"
-
 SIGNATURE_PLAINTEXT = "PLAINTEXT"
 SIGNATURE_HMAC_SHA1 = "HMAC-SHA1"
 _SIGNATURE_METHODS = (SIGNATURE_PLAINTEXT, SIGNATURE_HMAC_SHA1)
@@ -53,7 +47,6 @@ _SIGNATURE_METHODS = (SIGNATURE_PLAINTEXT, SIGNATURE_HMAC_SHA1)
 _FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 #: oauthlib's ``oauth1.SIGNATURE_TYPE_AUTH_HEADER``: the parameters go in ``Authorization``.
 _SIGNATURE_TYPE_AUTH_HEADER = "AUTH_HEADER"
-_FILE_KEYS = ("consumer_key", "consumer_secret", "access_token", "access_secret")
 
 _OAuthT = TypeVar("_OAuthT", bound="OAuthAuthorizer")
 
@@ -61,8 +54,9 @@ _OAuthT = TypeVar("_OAuthT", bound="OAuthAuthorizer")
 def _set_header(headers: MutableMapping[str, str], name: str, value: str) -> None:
     """Set one header, dropping any spelling of it in another case first.
 
-    ``httpx.Headers`` is case-insensitive already; a plain dict is not, and
-    two spellings of ``Authorization`` would both be sent.
+    The transport's `wadlclient.headers.Headers` is case-insensitive
+    already; a plain dict is not, and two spellings of ``Authorization``
+    would both be sent.
     """
     wanted = name.lower()
     for key in [key for key in headers if key.lower() == wanted]:
@@ -82,11 +76,14 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
 def _quiet_client_class() -> Any:
     """oauthlib's Client without its DEBUG lines, which print the signature.
 
-    The HMAC computation is oauthlib's own (the same functions, in the same
-    order); only the logging between the steps is left out. The class is
+    The HMAC computation is oauthlib's own public functions, in the order
+    its ``Client.get_oauth_signature`` calls them; the OAuth parameters
+    reach the base string as they do there, through the ``Authorization``
+    header that ``parameters.prepare_headers`` makes of them. The class is
     made on first use, so that oauthlib is imported only by code that signs.
     """
     from oauthlib import oauth1
+    from oauthlib.oauth1.rfc5849 import parameters as oauth_parameters
     from oauthlib.oauth1.rfc5849 import signature as oauth_signature
 
     class QuietClient(oauth1.Client):  # type: ignore[misc]
@@ -97,13 +94,13 @@ def _quiet_client_class() -> Any:
                         self.client_secret, self.resource_owner_secret
                     )
                 )
-            uri, headers, body = self._render(request)
+            headers = oauth_parameters.prepare_headers(request.oauth_params, request.headers)
             params = oauth_signature.collect_parameters(
-                uri_query=urlsplit(uri).query, body=body, headers=headers
+                uri_query=urlsplit(request.uri).query, body=request.body, headers=headers
             )
             base_string = oauth_signature.signature_base_string(
                 request.http_method,
-                oauth_signature.base_string_uri(uri, headers.get("Host", None)),
+                oauth_signature.base_string_uri(request.uri, headers.get("Host", None)),
                 oauth_signature.normalize_parameters(params),
             )
             return str(oauth_signature.sign_hmac_sha1_with_client(base_string, self))
@@ -282,7 +279,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         The application name, realm and signature method are kept.
         """
         name = str(getattr(readable_file, "name", "<file>"))
-        values = _read_credentials(readable_file, name)
+        values = read_credentials(readable_file, name)
         application_name = self.consumer.application_name if self.consumer else None
         self.consumer = Consumer(
             values["consumer_key"], values["consumer_secret"], application_name
@@ -305,7 +302,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         )
         try:
             with open(path, encoding="utf-8") as readable:
-                values = _read_credentials(readable, os.fspath(path))
+                values = read_credentials(readable, os.fspath(path))
         except OSError as error:
             raise CredentialsFileError(
                 f"cannot read credentials file {os.fspath(path)}: {error.strerror or error}"
@@ -332,29 +329,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         reader sees the old file or the new one, never half of either.
         """
         target = os.fspath(path)
-        text = self._credentials_text(target)
-        directory = os.path.dirname(os.path.abspath(target))
-        try:
-            descriptor, temporary = tempfile.mkstemp(
-                prefix=".credentials-", suffix=".tmp", dir=directory
-            )
-        except OSError as error:
-            raise CredentialsFileError(
-                f"cannot write credentials file {target}: {error.strerror or error}"
-            ) from None
-        try:
-            os.fchmod(descriptor, 0o600)
-            with os.fdopen(descriptor, "w", encoding="utf-8") as writable:
-                writable.write(text)
-                writable.flush()
-                os.fsync(writable.fileno())
-            os.replace(temporary, target)
-        except OSError as error:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise CredentialsFileError(
-                f"cannot write credentials file {target}: {error.strerror or error}"
-            ) from None
+        write_private(target, self._credentials_text(target))
 
     def _credentials_text(self, name: str) -> str:
         if self.consumer is None:
@@ -367,21 +342,7 @@ class OAuthAuthorizer(HttpAuthorizer):
             "access_token": self.access_token.key,
             "access_secret": self.access_token.secret,
         }
-        import configparser
-
-        parser = configparser.ConfigParser()
-        parser.add_section(CREDENTIALS_FILE_VERSION)
-        for key, value in values.items():
-            if value != value.strip() or "\n" in value or "\r" in value:
-                raise CredentialsFileError(
-                    f"cannot write credentials file {name}: {key} has leading or trailing "
-                    "whitespace or a line break, which the file format would lose"
-                )
-            # lazr.restfulclient reads with '%' interpolation on; double it.
-            parser.set(CREDENTIALS_FILE_VERSION, key, value.replace("%", "%%"))
-        buffer = io.StringIO()
-        parser.write(buffer)
-        return buffer.getvalue()
+        return credentials_text(values, name)
 
     def __repr__(self) -> str:
         return (
@@ -391,39 +352,3 @@ class OAuthAuthorizer(HttpAuthorizer):
         )
 
 
-def _read_credentials(readable: IO[str], name: str) -> dict[str, str]:
-    """The four credential values of a lazr.restfulclient credentials file.
-
-    Reasons name lines and keys but never quote the file: it holds secrets.
-    """
-
-    def malformed(reason: str) -> CredentialsFileError:
-        return CredentialsFileError(f"malformed credentials file {name}: {reason}")
-
-    import configparser
-
-    parser = configparser.ConfigParser()
-    try:
-        parser.read_file(readable, source=name)
-    except configparser.MissingSectionHeaderError as error:
-        raise malformed(f"no section header before line {error.lineno}") from None
-    except configparser.ParsingError as error:
-        lines = ", ".join(str(line) for line, _ in _parsing_errors(error))
-        raise malformed(f"cannot parse line {lines}") from None
-    except configparser.Error as error:
-        raise malformed(f"{type(error).__name__}") from None
-    if not parser.has_section(CREDENTIALS_FILE_VERSION):
-        raise malformed(f"no [{CREDENTIALS_FILE_VERSION}] section")
-    values: dict[str, str] = {}
-    for key in _FILE_KEYS:
-        if not parser.has_option(CREDENTIALS_FILE_VERSION, key):
-            raise malformed(f"no {key} in section [{CREDENTIALS_FILE_VERSION}]")
-        try:
-            values[key] = parser.get(CREDENTIALS_FILE_VERSION, key)
-        except configparser.Error:
-            raise malformed(f"{key} has a stray '%' (write '%%' for a percent sign)") from None
-    return values
-
-
-def _parsing_errors(error: configparser.ParsingError) -> list[tuple[int, Any]]:
-    return [(int(line), text) for line, text in error.errors]

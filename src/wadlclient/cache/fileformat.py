@@ -1,0 +1,133 @@
+"""The cache file layout, httplib2's: ``status: NNN``, the headers, a blank line, the body; CRLF.
+
+Credential headers, hop-by-hop headers and anything that could break a
+line never reach a file; a file that is not whole and well formed reads
+as nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable
+
+from wadlclient.cache.freshness import CachedResponse
+from wadlclient.headers import Headers, format_http_date
+
+__all__ = ["parse", "read", "serialise", "storable"]
+
+_HEADER_NAME = re.compile(rb"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+# The first read of a file: enough for the head and a small body at once.
+_HEAD_READ = 16384
+
+# Headers that identify or authenticate someone: never written to a file.
+_SECRET_HEADERS = frozenset(
+    {
+        b"authorization",
+        b"proxy-authorization",
+        b"cookie",
+        b"cookie2",
+        b"set-cookie",
+        b"set-cookie2",
+        b"www-authenticate",
+        b"proxy-authenticate",
+        b"authentication-info",
+        b"proxy-authentication-info",
+    }
+)
+# Hop-by-hop headers (RFC 9110 7.6.1) and the ones that described the
+# bytes on the wire rather than the stored body.
+_HOP_BY_HOP = frozenset(
+    {
+        b"connection",
+        b"keep-alive",
+        b"te",
+        b"trailer",
+        b"trailers",
+        b"transfer-encoding",
+        b"upgrade",
+        b"content-encoding",
+    }
+)
+
+
+def storable(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """Header pairs fit for a file: lower-case names, no credential, one line each."""
+    kept = []
+    for name, value in raw:
+        lname = name.strip().lower()
+        if (
+            lname in _SECRET_HEADERS
+            or lname in _HOP_BY_HOP
+            or lname == b"status"
+            or lname.startswith(b"-varied-")
+            or not _HEADER_NAME.match(lname)
+        ):
+            continue
+        kept.append((lname, value.replace(b"\r", b" ").replace(b"\n", b" ").strip()))
+    return kept
+
+
+def serialise(response: CachedResponse, media_type: str, now: float) -> bytes:
+    """httplib2's layout: ``status: NNN``, headers, blank line, body; CRLF."""
+    pairs = [p for p in storable(response.headers.raw) if p[0] != b"content-length"]
+    names = {name for name, _ in pairs}
+    lines = [b"status: %d" % response.status]
+    lines += [name + b": " + value for name, value in pairs]
+    # The body as stored (decoded), so a truncated file shows as one.
+    lines.append(b"content-length: %d" % len(response.body))
+    if b"date" not in names:
+        lines.append(b"date: " + format_http_date(now).encode("ascii"))
+    vary = ",".join(response.headers.get_list("vary")).lower()
+    if "accept" in (item.strip() for item in vary.split(",")):
+        # httplib2 only serves a Vary: Accept entry to the same Accept.
+        lines.append(b"-varied-accept: " + media_type.encode("utf-8"))
+    return b"\r\n".join(lines) + b"\r\n\r\n" + response.body
+
+
+def read(file: io.FileIO) -> CachedResponse | None:
+    """Read a cache file; None unless it is whole and well formed.
+
+    The head is read first and the body on its own, straight into its
+    final bytes object: a big body (a 1.5 MB WADL) is copied once, not
+    read whole and then split.
+    """
+    start = file.read(_HEAD_READ)
+    end = start.find(b"\r\n\r\n")
+    if end < 0:
+        if len(start) < _HEAD_READ:
+            return None
+        start += file.read()
+        end = start.find(b"\r\n\r\n")
+        if end < 0:
+            return None
+    if len(start) < _HEAD_READ:
+        body = start[end + 4 :]
+    else:
+        file.seek(end + 4)
+        body = file.read()
+    return parse(start[:end], body)
+
+
+def parse(head: bytes, body: bytes) -> CachedResponse | None:
+    """A cached response from a file's head and body; None unless well formed."""
+    pairs: list[tuple[bytes, bytes]] = []
+    for line in head.split(b"\r\n"):
+        if line[:1] in (b" ", b"\t") and pairs:
+            name, value = pairs[-1]
+            pairs[-1] = (name, value + b" " + line.strip())
+            continue
+        name, colon, value = line.partition(b":")
+        name = name.strip().lower()
+        if not colon or not _HEADER_NAME.match(name):
+            return None
+        pairs.append((name, value.strip()))
+    fields = dict(pairs)
+    try:
+        status = int(fields.get(b"status", b""))
+        length = int(fields[b"content-length"]) if b"content-length" in fields else len(body)
+    except ValueError:
+        return None
+    if not 100 <= status <= 599 or length != len(body):
+        return None
+    return CachedResponse(status, Headers(storable(pairs)), body)

@@ -1,0 +1,88 @@
+"""A stored response and the rules for using it: its lifetime, its age, its validators."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wadlclient.headers import Headers, HeadersInput, parse_http_date
+
+__all__ = ["CachedResponse", "cache_directives"]
+
+
+def cache_directives(headers: Headers) -> dict[str, str | None]:
+    """The ``Cache-Control`` directives, lower-cased names to (unquoted) arguments."""
+    directives: dict[str, str | None] = {}
+    for value in headers.get_list("cache-control"):
+        for part in value.split(","):
+            name, has_argument, argument = part.partition("=")
+            name = name.strip().lower()
+            if name:
+                directives[name] = argument.strip().strip('"') if has_argument else None
+    return directives
+
+
+def _seconds(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return max(0, int(value.strip()))
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class CachedResponse:
+    """A response as stored: status, headers (never a credential) and body.
+
+    ``headers`` may be given as any mapping or ``(name, value)`` pairs; it is kept as `Headers`.
+    """
+
+    status: int
+    headers: Headers
+    body: bytes = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.headers, Headers):
+            given: HeadersInput = self.headers
+            object.__setattr__(self, "headers", Headers(given))
+
+    def freshness_lifetime(self) -> float:
+        """Seconds the response stays fresh after its Date (0 when unsaid)."""
+        directives = cache_directives(self.headers)
+        if "max-age" in directives:
+            return float(_seconds(directives["max-age"]) or 0)
+        if "expires" in self.headers:
+            date = parse_http_date(self.headers.get("date"))
+            expires = parse_http_date(self.headers.get("expires"))
+            if date is None or expires is None:
+                return 0.0
+            return max(0.0, expires - date)
+        return 0.0
+
+    def is_fresh(self, now: float) -> bool:
+        """Whether it may be used without asking the server.
+
+        Age is the time since ``Date`` plus any ``Age`` the response came
+        with: without the moment it was received this may count a proxy's
+        time twice, which errs towards asking again, never towards serving
+        a stale response. ``no-cache`` makes every use ask.
+        """
+        directives = cache_directives(self.headers)
+        if "no-cache" in directives or "no-store" in directives:
+            return False
+        date = parse_http_date(self.headers.get("date"))
+        if date is None:
+            return False
+        age = max(0.0, now - date) + (_seconds(self.headers.get("age")) or 0)
+        return self.freshness_lifetime() > age
+
+    def validators(self) -> dict[str, str]:
+        """The conditional-request headers this response allows."""
+        conditions: dict[str, str] = {}
+        etag = self.headers.get("etag")
+        if etag:
+            conditions["If-None-Match"] = etag
+        last_modified = self.headers.get("last-modified")
+        if last_modified:
+            conditions["If-Modified-Since"] = last_modified
+        return conditions

@@ -1,0 +1,114 @@
+"""One keep-alive connection's parts: its route, the request head, the dead-socket check, TLS."""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import re
+import select
+import ssl
+import threading
+import urllib.parse
+from dataclasses import dataclass
+
+from wadlclient.errors import TransportError
+from wadlclient.http.urls import Origin
+
+__all__ = ["Connection", "Route", "is_dropped", "make_route", "request_head", "tls_context"]
+
+Connection = http.client.HTTPConnection
+
+_TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_UNSAFE_IN_VALUE = re.compile(rb"[\r\n\x00]")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Route:
+    """How to reach one origin: where the socket goes and what the request line says.
+
+    Made once per origin and compared by identity: it keys that origin's idle stack.
+    """
+
+    tls: bool
+    host: str  # the origin, or the proxy
+    port: int
+    absolute_form: bool  # plain HTTP through a proxy: the request line carries the URL
+    tunnel: tuple[str, int] | None  # HTTPS through a proxy: CONNECT to this
+    proxy_headers: dict[str, str]
+
+
+def make_route(origin: Origin, proxy: str | None) -> Route:
+    """The route to ``origin``: direct, or through an ``http://`` proxy (maybe with credentials)."""
+    scheme, host, port = origin
+    tls = scheme == "https"
+    if proxy is None:
+        return Route(tls, host, port, False, None, {})
+    parsed = urllib.parse.urlsplit(proxy)
+    headers: dict[str, str] = {}
+    if parsed.username is not None:
+        user = urllib.parse.unquote(parsed.username)
+        password = urllib.parse.unquote(parsed.password or "")
+        token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+        headers["Proxy-Authorization"] = f"Basic {token}"
+    proxy_host, proxy_port = parsed.hostname or "", parsed.port or 80
+    if tls:
+        return Route(True, proxy_host, proxy_port, False, (host, port), headers)
+    return Route(False, proxy_host, proxy_port, True, None, headers)
+
+
+def request_head(method: str, target: str, headers: list[tuple[str, str]], route: Route) -> bytes:
+    """The request line and header block, refusing anything that could split it.
+
+    All names, then all values, are checked at once (rather than each
+    header with two regular expressions, as http.client's ``putheader``
+    does); the same injections are refused: CR, LF, NUL, a name that is not
+    a token. Values go out as Latin-1, as http.client sends them.
+    """
+    pairs = list(headers)
+    if route.absolute_form:
+        pairs += route.proxy_headers.items()
+    try:
+        line = f"{method} {target} HTTP/1.1".encode("ascii")
+        encoded = [(name.encode("ascii"), value.encode("latin-1")) for name, value in pairs]
+    except UnicodeEncodeError as error:
+        raise TransportError(f"a header or the URL cannot be sent as bytes: {error}") from error
+    if not all(_TOKEN.fullmatch(name) for name, _ in encoded) or not _TOKEN.fullmatch(
+        line.partition(b" ")[0]
+    ):
+        raise TransportError("invalid header name or method")
+    lines = [line] + [name + b": " + value for name, value in encoded]
+    if _UNSAFE_IN_VALUE.search(b"".join(lines)) or " " in target:
+        raise TransportError("a header value or the URL contains CR, LF or NUL")
+    return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def is_dropped(connection: Connection) -> bool:
+    """Whether an idle connection was closed by its server (readable means EOF or junk)."""
+    sock = connection.sock
+    if sock is None:
+        return True
+    try:
+        if hasattr(select, "poll"):  # select() refuses descriptors above FD_SETSIZE
+            poller = select.poll()
+            poller.register(sock, select.POLLIN)
+            return bool(poller.poll(0))
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
+
+
+_tls_context_lock = threading.Lock()
+_tls_context: ssl.SSLContext | None = None
+
+
+def tls_context() -> ssl.SSLContext:
+    """One verifying TLS context per process: loading the CA certificates is slow.
+
+    The system's trust store (``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` honoured).
+    """
+    global _tls_context
+    with _tls_context_lock:
+        if _tls_context is None:
+            _tls_context = ssl.create_default_context()
+        return _tls_context

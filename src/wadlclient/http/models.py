@@ -1,0 +1,107 @@
+"""The transport's value types: what a sender is given and gives back, and what callers get."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from wadlclient.errors import ResponseError
+from wadlclient.headers import Headers
+
+__all__ = ["DEFAULT_TIMEOUT", "HTTPResponse", "Request", "Response", "Timeout"]
+
+
+class Timeout(NamedTuple):
+    """Seconds allowed to open a connection, and to send or wait for (each part of) the answer.
+
+    None means no limit.
+    """
+
+    connect: float | None
+    read: float | None
+
+    @classmethod
+    def of(cls, value: float | Timeout | None) -> Timeout:
+        """A timeout from what `Transport` accepts: None (the default), seconds for both, or one.
+
+        Any object with ``connect`` and ``read`` attributes (an ``httpx.Timeout``) is read too.
+        """
+        if value is None:
+            return DEFAULT_TIMEOUT
+        if isinstance(value, Timeout):
+            return value
+        if isinstance(value, int | float):
+            return cls(float(value), float(value))
+        return cls(getattr(value, "connect", None), getattr(value, "read", None))
+
+
+#: Used when the caller passes ``timeout=None``: waiting forever is never what a script wants.
+DEFAULT_TIMEOUT = Timeout(connect=10.0, read=60.0)
+
+
+# Timeout, Request and Response are named tuples: immutable values made
+# on every request, and cheaper to define at import than dataclasses.
+
+
+class Request(NamedTuple):
+    """One request as a sender puts it on the wire (it adds ``Host`` and ``Content-Length``)."""
+
+    method: str
+    url: str
+    headers: Headers
+    body: bytes | None = None
+
+    def __repr__(self) -> str:
+        return f"<Request {self.method} {self.url}>"
+
+
+class Response(NamedTuple):
+    """One answer as a sender read it: the body whole and decoded (no gzip/deflate left)."""
+
+    status: int
+    reason: str
+    headers: Headers
+    content: bytes
+    url: str
+
+    def __repr__(self) -> str:
+        return f"<Response {self.status} {self.reason} {self.url}>"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class HTTPResponse:
+    """An answer, complete and immutable: safe to share between threads.
+
+    ``url`` is the final URL after any redirects. ``from_cache`` is true
+    when the body came from the cache (fresh, or revalidated by a 304);
+    ``not_modified`` when the caller's own conditional request got a 304.
+    """
+
+    status: int
+    reason: str
+    headers: Headers
+    content: bytes
+    url: str
+    from_cache: bool = False
+    not_modified: bool = False
+
+    def json(self) -> Any:
+        """The body parsed as JSON; `ResponseError` says where it is malformed."""
+        try:
+            return json.loads(self.content)
+        except json.JSONDecodeError as exc:
+            raise ResponseError(
+                f"malformed JSON in the response from {self.url}: {exc.msg} "
+                f"at line {exc.lineno} column {exc.colno} (char {exc.pos})"
+            ) from exc
+        except UnicodeDecodeError as exc:
+            raise ResponseError(
+                f"the response from {self.url} is not UTF-8 text (bad byte at position {exc.start})"
+            ) from exc
+
+    def __repr__(self) -> str:
+        # Headers and body stay out: a repr ends up in logs and tracebacks.
+        flags = ", from_cache" if self.from_cache else ""
+        flags += ", not_modified" if self.not_modified else ""
+        return f"<HTTPResponse {self.status} {self.reason} {self.url}{flags}>"

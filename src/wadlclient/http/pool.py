@@ -1,0 +1,261 @@
+"""Keep-alive connection pools on the standard library's `http.client`: the default sender.
+
+- One LIFO stack of idle connections per route (origin, or proxy and
+  origin), at most ``max_idle`` deep; the lock guards the stacks only,
+  never network I/O. A connection serves one exchange at a time and goes
+  back only when its answer was read whole and the server keeps it open
+  (no ``Connection: close``; HTTP/1.0 only with keep-alive).
+- An idle connection whose server has closed it is noticed before use (its
+  socket is readable) and discarded. When a reused connection fails anyway
+  before the first byte of an answer (the server closed it while the
+  request was on its way), the request is sent once more on a new
+  connection, for idempotent methods only; an error after that is a
+  `ConnectionDropped` with ``retried`` set, so the transport does not
+  resend it again.
+- Timeouts: ``connect`` for opening (and the TLS handshake, and a proxy's
+  CONNECT), ``read`` while sending and while waiting for the answer.
+- Plain HTTP through an ``http://`` proxy sends the absolute URL to it;
+  HTTPS tunnels with CONNECT. Any other proxy (``https://``, SOCKS) goes
+  to httpx's pool when httpx is installed.
+"""
+
+from __future__ import annotations
+
+import http.client
+import threading
+
+from wadlclient.errors import (
+    ConnectError,
+    ConnectionDropped,
+    TransportError,
+    TransportTimeout,
+)
+from wadlclient.headers import Headers
+from wadlclient.http.connection import (
+    Connection,
+    Route,
+    is_dropped,
+    make_route,
+    request_head,
+    tls_context,
+)
+from wadlclient.http.models import Request, Response, Timeout
+from wadlclient.http.proxies import environment_proxies, proxy_for
+from wadlclient.http.sender import Sender
+from wadlclient.http.urls import Origin, Target, parse_url
+from wadlclient.http.wire import decode_body, framed_headers
+
+__all__ = ["MAX_IDLE_PER_ORIGIN", "ConnectionPool"]
+
+#: Idle keep-alive connections kept per origin; more are closed when handed back.
+MAX_IDLE_PER_ORIGIN = 10
+#: Methods a stale keep-alive connection may be resent for (urllib3's rule).
+_IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
+#: A request body shorter than this goes out in one write with the head.
+_JOIN_BODY_BELOW = 65536
+
+
+class _Stale(Exception):
+    """A reused connection failed before any byte of an answer: the keep-alive race."""
+
+    def __init__(self, error: TransportError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class ConnectionPool:
+    """The default `Sender`: keep-alive connections per origin over `http.client`."""
+
+    def __init__(self, max_idle: int = MAX_IDLE_PER_ORIGIN) -> None:
+        self._max_idle = max_idle
+        self._proxies = environment_proxies()
+        self._routes: dict[Origin, Route | None] = {}
+        self._idle: dict[Route, list[Connection]] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+        self._fallback_sender: Sender | None = None
+
+    def send(self, request: Request, *, timeout: Timeout) -> Response:
+        """One exchange on an idle connection or a new one; a stale reused one is resent."""
+        if self._closed:
+            raise RuntimeError("the connection pool is closed")
+        target = parse_url(request.url)
+        if target is None:
+            raise ValueError(f"{request.url!r} is not an absolute http(s) URL")
+        origin = target.origin
+        route = self._routes[origin] if origin in self._routes else self._route(origin)
+        if route is None:
+            return self._fallback().send(request, timeout=timeout)
+        connection = self._checkout(route)
+        reused = connection is not None
+        if connection is None:
+            connection = self._connect(route, timeout)
+        try:
+            return self._exchange(route, connection, request, target, timeout, reused)
+        except _Stale as stale:
+            if request.method not in _IDEMPOTENT_METHODS:
+                raise stale.error from stale.__cause__
+        connection = self._connect(route, timeout)
+        try:
+            return self._exchange(route, connection, request, target, timeout, False)
+        except ConnectionDropped as error:
+            error.retried = True
+            raise
+
+    def close(self) -> None:
+        """Close every idle connection; later requests are refused."""
+        with self._lock:
+            self._closed = True
+            idle = [c for stack in self._idle.values() for c in stack]
+            self._idle.clear()
+            fallback = self._fallback_sender
+        for connection in idle:
+            connection.close()
+        if fallback is not None:
+            fallback.close()
+
+    def _route(self, origin: Origin) -> Route | None:
+        """How to reach an origin, decided once; None: a proxy only httpx speaks to."""
+        with self._lock:
+            if origin not in self._routes:
+                proxy = proxy_for(self._proxies, origin)
+                if proxy is not None and not proxy.lower().startswith("http://"):
+                    self._routes[origin] = None
+                else:
+                    self._routes[origin] = make_route(origin, proxy)
+            return self._routes[origin]
+
+    def _fallback(self) -> Sender:
+        with self._lock:
+            if self._fallback_sender is None:
+                try:
+                    from wadlclient.http.httpx_sender import HttpxPools
+                except ImportError as error:
+                    raise TransportError(
+                        "an https:// or SOCKS proxy needs httpx installed"
+                    ) from error
+                self._fallback_sender = HttpxPools(self._proxies)
+            return self._fallback_sender
+
+    def _checkout(self, route: Route) -> Connection | None:
+        """The most recently used idle connection still open, or None."""
+        while True:
+            with self._lock:
+                stack = self._idle.get(route)
+                if not stack:
+                    return None
+                connection = stack.pop()
+            if not is_dropped(connection):
+                return connection
+            connection.close()
+
+    def _checkin(self, route: Route, connection: Connection) -> None:
+        with self._lock:
+            stack = self._idle.setdefault(route, [])
+            if not self._closed and len(stack) < self._max_idle:
+                stack.append(connection)
+                return
+        connection.close()
+
+    def _connect(self, route: Route, timeout: Timeout) -> Connection:
+        """A new connection, opened now so that its failures are told apart."""
+        connection: Connection
+        if route.tls:
+            connection = http.client.HTTPSConnection(
+                route.host, route.port, timeout=timeout.connect, context=tls_context()
+            )
+        else:
+            connection = http.client.HTTPConnection(route.host, route.port, timeout=timeout.connect)
+        if route.tunnel is not None:
+            connection.set_tunnel(*route.tunnel, headers=route.proxy_headers)
+        try:
+            connection.connect()
+        except TimeoutError as exc:
+            connection.close()
+            raise TransportTimeout(str(exc) or "timed out") from exc
+        except OSError as exc:
+            connection.close()
+            raise ConnectError(str(exc) or type(exc).__name__) from exc
+        return connection
+
+    def _exchange(
+        self,
+        route: Route,
+        connection: Connection,
+        request: Request,
+        target: Target,
+        timeout: Timeout,
+        reused: bool,
+    ) -> Response:
+        """One request and its whole answer; the connection goes back if it can."""
+        path = target.absolute if route.absolute_form else target.path
+        body = request.body or b""
+        head = request_head(request.method, path, framed_headers(request, target), route)
+        sock = connection.sock
+        if sock is None:
+            raise RuntimeError("a pooled connection has no socket")
+        try:
+            sock.settimeout(timeout.read)
+            sock.sendall(head + body if len(body) < _JOIN_BODY_BELOW else head)
+            if len(body) >= _JOIN_BODY_BELOW:
+                sock.sendall(body)
+        except TimeoutError as exc:
+            connection.close()
+            raise TransportTimeout(str(exc) or "timed out") from exc
+        except OSError as exc:
+            connection.close()
+            write_error = ConnectionDropped(str(exc) or type(exc).__name__)
+            if reused:
+                raise _Stale(write_error) from exc
+            raise write_error from exc
+        answer = http.client.HTTPResponse(sock, method=request.method)
+        try:
+            answer.begin()
+        except BaseException as exc:
+            _close(answer, connection)
+            error = _read_error(exc)
+            if error is None:
+                raise
+            nothing_arrived = isinstance(exc, ConnectionResetError)  # RemoteDisconnected too
+            if reused and nothing_arrived:
+                raise _Stale(error) from exc
+            raise error from exc
+        try:
+            content = answer.read()
+        except BaseException as exc:
+            _close(answer, connection)
+            error = _read_error(exc)
+            if error is None:
+                raise
+            raise error from exc
+        if answer.will_close:
+            connection.close()
+        else:
+            self._checkin(route, connection)
+        headers = Headers(answer.msg.raw_items())
+        return Response(
+            answer.status, answer.reason, headers, decode_body(content, headers), request.url
+        )
+
+
+def _close(answer: http.client.HTTPResponse, connection: Connection) -> None:
+    answer.close()
+    connection.close()
+
+
+def _read_error(exc: BaseException) -> TransportError | None:
+    """Our name for a failure while waiting for or reading an answer (None: not ours to name)."""
+    if isinstance(exc, TimeoutError):
+        return TransportTimeout(str(exc) or "timed out")
+    if isinstance(exc, http.client.RemoteDisconnected):
+        return ConnectionDropped("Server disconnected without sending a response.")
+    if isinstance(exc, http.client.IncompleteRead):
+        return ConnectionDropped(
+            f"Server disconnected mid-answer ({len(exc.partial)} bytes read, "
+            f"{exc.expected} more expected)."
+        )
+    if isinstance(exc, http.client.HTTPException):
+        return ConnectionDropped(f"Malformed answer ({type(exc).__name__}: {exc})")
+    if isinstance(exc, OSError):
+        return ConnectionDropped(str(exc) or type(exc).__name__)
+    return None

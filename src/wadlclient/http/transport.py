@@ -1,0 +1,356 @@
+"""`Transport`: one logical request as a short pipeline of named steps.
+
+`Transport.request` -> cache lookup -> `_send_handling_redirects` ->
+`_send_handling_retries` -> `_send_authorized` -> `Sender.send`; the answer
+then goes through `_answer` (304s, error statuses, cache update).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, MutableMapping
+from http import HTTPStatus
+from types import TracebackType
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from wadlclient.errors import (
+    ConnectError,
+    ConnectionDropped,
+    TransportError,
+    TransportTimeout,
+    UnexpectedResponseError,
+    error_for,
+)
+from wadlclient.headers import Headers
+from wadlclient.http import cache_policy
+from wadlclient.http.cache_policy import Cache, Cached, CacheOutcome
+from wadlclient.http.logs import describe, log_exchange, logger
+from wadlclient.http.models import HTTPResponse, Request, Response, Timeout
+from wadlclient.http.redirects import next_request, redirect_location
+from wadlclient.http.retry import Retry, RetryExhausted
+from wadlclient.http.sender import Sender
+from wadlclient.http.urls import parse_url
+from wadlclient.http.user_agent import build_user_agent
+from wadlclient.http.wire import ACCEPT_ENCODING
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["Transport"]
+
+_CONDITIONAL_HEADERS = frozenset({"if-none-match", "if-modified-since"})
+#: ``Transport(pool=...)``: http.client underneath (default), or httpx's own (httpcore + h11).
+_POOL_KINDS = ("stdlib", "httpx")
+
+
+class _CacheUse(NamedTuple):
+    """How one request uses the cache: which one, under which media type, what it found."""
+
+    cache: Cache | None
+    accept: str
+    cached: Cached | None
+    caller_conditional: bool
+
+
+class Authorizer(Protocol):
+    """What the transport needs of an authorizer (see auth.HttpAuthorizer)."""
+
+    def authorizeRequest(
+        self,
+        absolute_uri: str,
+        method: str,
+        body: bytes | str | None,
+        headers: MutableMapping[str, str],
+    ) -> None: ...
+
+    @property
+    def user_agent_params(self) -> Mapping[str, str]: ...
+
+
+def _make_sender(pool: str, client: httpx.Client | None) -> Sender:
+    """The default sender, or one over httpx (imported only then)."""
+    if client is not None:
+        from wadlclient.http.httpx_sender import ClientSender
+
+        return ClientSender(client)
+    if pool == "httpx":
+        from wadlclient.http.httpx_sender import HttpxPools
+
+        return HttpxPools()
+    from wadlclient.http.pool import ConnectionPool
+
+    return ConnectionPool()
+
+
+def _failure(request: Request, error: TransportError) -> TransportError:
+    """The sender's error restated with the method and URL, of the same kind."""
+    kinds = (TransportTimeout, ConnectError, ConnectionDropped)
+    kind = next((k for k in kinds if isinstance(error, k)), TransportError)
+    message = f"{request.method} {request.url}: {describe(error)}"
+    return kind(message, url=request.url, method=request.method)
+
+
+def _wrap(response: Response, *, not_modified: bool = False) -> HTTPResponse:
+    return HTTPResponse(
+        status=response.status,
+        reason=response.reason,
+        headers=response.headers,
+        content=response.content,
+        url=response.url,
+        not_modified=not_modified,
+    )
+
+
+def _from_cached(cached: Cached, url: str) -> HTTPResponse:
+    """A cached representation, presented as the 200 the client would have had."""
+    status = 200 if cached.status == 209 else cached.status
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = ""
+    return HTTPResponse(
+        status=status,
+        reason=reason,
+        headers=Headers(cached.headers),
+        content=cached.body,
+        url=url,
+        from_cache=True,
+    )
+
+
+class Transport:
+    """Sends requests for one service root through a `Sender`.
+
+    Thread-safe: every attribute is set once in ``__init__``; the sender,
+    the cache and the authorizer are shared as they are.
+
+    The sender is ``sender`` when given (and `close` closes it); else a
+    caller's ``client`` (an ``httpx.Client``, used with its own settings,
+    ``timeout`` and ``pool`` then ignored, and left open by `close`); else
+    ``pool="stdlib"`` (the default, `wadlclient.http.pool.ConnectionPool`
+    over http.client) or ``pool="httpx"`` (httpx's own pools).
+    """
+
+    def __init__(
+        self,
+        *,
+        authorizer: Authorizer | None = None,
+        cache: Cache | None = None,
+        timeout: float | Timeout | None = None,
+        max_retries: int = 6,
+        base_client_name: str = "",
+        client: httpx.Client | None = None,
+        pool: str = "stdlib",
+        sleep: Callable[[float], None] = time.sleep,
+        max_redirects: int = 10,
+        max_backoff: float = 30.0,
+        max_retry_after: float = 30.0,
+        sender: Sender | None = None,
+    ) -> None:
+        if max_retries < 0:
+            raise ValueError("max_retries must be zero or more")
+        if max_redirects < 0:
+            raise ValueError("max_redirects must be zero or more")
+        if pool not in _POOL_KINDS:
+            raise ValueError(f"pool must be 'stdlib' or 'httpx', not {pool!r}")
+        self._authorizer = authorizer
+        self._cache = cache
+        self._max_redirects = max_redirects
+        self._retry = Retry(
+            total=max_retries, backoff_max=max_backoff, retry_after_max=max_retry_after
+        )
+        self._sleep = sleep
+        params = authorizer.user_agent_params if authorizer is not None else {}
+        self._user_agent = build_user_agent(base_client_name, params)
+        self._fixed_headers = Headers(
+            [
+                ("User-Agent", self._user_agent),
+                ("Accept-Encoding", ACCEPT_ENCODING),
+                ("Connection", "keep-alive"),
+            ]
+        )
+        self._timeout = Timeout.of(timeout)
+        self._sender = sender if sender is not None else _make_sender(pool, client)
+        self._owns_sender = client is None
+        self._closed = False
+
+    @property
+    def user_agent(self) -> str:
+        """The User-Agent header sent with every request."""
+        return self._user_agent
+
+    @property
+    def authorizer(self) -> Authorizer | None:
+        """The authorizer consulted for every request (or None)."""
+        return self._authorizer
+
+    def close(self) -> None:
+        """Close the sender (not a client supplied by the caller)."""
+        if self._owns_sender:
+            self._closed = True
+            self._sender.close()
+
+    def __enter__(self) -> Transport:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        accept: str = "application/json",
+        body: bytes | str | None = None,
+        content_type: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        follow_redirects: bool = True,
+        use_cache: bool = True,
+    ) -> HTTPResponse:
+        """Send one logical request; return the answer or raise its error.
+
+        Non-2xx answers raise `wadlclient.errors.error_for(...)`, except a 304
+        for the caller's own ``If-None-Match``/``If-Modified-Since`` (returned
+        with ``not_modified=True``) and, with ``follow_redirects=False``, a
+        3xx (returned for the caller to handle).
+        """
+        method = method.upper()
+        if parse_url(url) is None:
+            raise ValueError(f"{method} {url!r}: the URL must be absolute (http or https)")
+        if isinstance(body, str):
+            body = body.encode("utf-8")
+        sent = self._fixed_headers.copy()
+        sent["Accept"] = accept
+        if content_type is not None:
+            sent["Content-Type"] = content_type
+        caller_conditional = False
+        for name, value in (headers or {}).items():
+            sent[name] = value
+            caller_conditional = caller_conditional or name.lower() in _CONDITIONAL_HEADERS
+
+        cache = self._cache if use_cache else None
+        cached = None if caller_conditional else cache_policy.lookup(cache, method, url, accept)
+        if cached is not None and cache is not None:
+            if cached.is_fresh(cache.clock()):
+                log_exchange(method, url, cached.status, CacheOutcome.FRESH.value)
+                return _from_cached(cached, url)
+            for name, value in cached.validators().items():
+                sent[name] = value
+
+        request = Request(method, url, sent, body)
+        response = self._send_handling_redirects(request, follow_redirects)
+        use = _CacheUse(cache, accept, cached, caller_conditional)
+        return self._answer(request, response, use, follow_redirects)
+
+    def _answer(
+        self, request: Request, response: Response, use: _CacheUse, follow_redirects: bool
+    ) -> HTTPResponse:
+        """The caller's answer: a 304 resolved, an error status raised, the cache updated."""
+        method, url, status = request.method, request.url, response.status
+        cache, cached, accept = use.cache, use.cached, use.accept
+        if status == 304:
+            if use.caller_conditional:
+                log_exchange(method, url, status, CacheOutcome.BYPASS.value)
+                return _wrap(response, not_modified=True)
+            if cached is not None and cache is not None:
+                refreshed = cache.refresh(url, accept, response)
+                log_exchange(method, url, status, CacheOutcome.REVALIDATED.value)
+                return _from_cached(refreshed if refreshed is not None else cached, url)
+            log_exchange(method, url, status, CacheOutcome.UNEXPECTED.value)
+            raise UnexpectedResponseError(response, response.content)
+        error = error_for(response, response.content)
+        if error is None and 300 <= status < 400 and follow_redirects:
+            # A redirect without a Location, or a 300/305: nothing to follow.
+            error = UnexpectedResponseError(response, response.content)
+        if error is not None:
+            log_exchange(method, response.url, status, CacheOutcome.NONE.value)
+            raise error
+        if cache is not None:
+            outcome = cache_policy.update(cache, method, url, accept, response, cached is not None)
+        else:
+            outcome = CacheOutcome.BYPASS if self._cache is not None else CacheOutcome.NONE
+        log_exchange(method, response.url, status, outcome.value)
+        return _wrap(response)
+
+    def _send_handling_redirects(self, request: Request, follow_redirects: bool) -> Response:
+        """Send, following redirects; authorization goes only to the first hop's origin."""
+        first = parse_url(request.url)
+        origin = first.origin if first is not None else None
+        asked = request
+        for _hop in range(self._max_redirects + 1):
+            target = parse_url(request.url)
+            same_origin = target is not None and target.origin == origin
+            response = self._send_handling_retries(request, same_origin)
+            location = redirect_location(response) if follow_redirects else None
+            if location is None:
+                return response
+            next_hop = next_request(request, response.status, location)
+            logger.debug(
+                "%s %s -> %d redirect to %s",
+                request.method,
+                request.url,
+                response.status,
+                next_hop.url,
+            )
+            request = next_hop
+        raise TransportError(
+            f"{asked.method} {asked.url}: more than {self._max_redirects} redirects",
+            url=asked.url,
+            method=asked.method,
+        )
+
+    def _send_handling_retries(self, request: Request, authorize: bool) -> Response:
+        """Send one hop, retrying as the `Retry` policy says."""
+        retry = self._retry
+        while True:
+            try:
+                response = self._send_authorized(request, authorize)
+            except TransportError as error:
+                try:
+                    retry = retry.increment(request.method, error=error)
+                except TransportError:
+                    raise _failure(request, error) from error
+                method, url = request.method, request.url
+                logger.info("%s %s: %s; retrying once", method, url, describe(error))
+                continue
+            if not retry.is_retry(response.status):
+                return response
+            try:
+                retry = retry.increment(request.method, response=response)
+            except RetryExhausted:
+                return response
+            logger.info(
+                "%s %s -> %d; retry %d of %d in %.1f s",
+                request.method,
+                request.url,
+                response.status,
+                retry.attempts,
+                retry.total,
+                retry.delay,
+            )
+            retry.sleep(self._sleep)
+
+    def _send_authorized(self, request: Request, authorize: bool) -> Response:
+        """One send with fresh credentials (same origin) or none at all (another origin)."""
+        if authorize and self._authorizer is not None:
+            headers = request.headers.copy()
+            headers.pop("authorization", None)
+            self._authorizer.authorizeRequest(request.url, request.method, request.body, headers)
+            request = request._replace(headers=headers)
+        elif not authorize and "authorization" in request.headers:
+            headers = request.headers.copy()
+            del headers["authorization"]
+            request = request._replace(headers=headers)
+        return self._send_single_request(request)
+
+    def _send_single_request(self, request: Request) -> Response:
+        """One request on the wire, its answer read whole."""
+        if self._closed:
+            raise RuntimeError("the transport is closed; make a new one")
+        return self._sender.send(request, timeout=self._timeout)

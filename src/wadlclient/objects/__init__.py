@@ -1,0 +1,58 @@
+"""The object layer: a service root and the resources of its service as Python objects.
+
+A `ServiceRoot` reads the service's WADL once and its JSON root; from then
+on every resource is an ordinary object whose fields, links, scoped
+collections and named operations are attributes. Objects fetch lazily:
+reading a collection attribute, following a link to an entry, or looking
+an entry up with ``collection(key)`` sends nothing until data is needed.
+
+Modules: `session` (what the objects of one root share, and their
+factories), `resource`, `entry`, `collection` over `pages` (the page
+walker) and `prefetch`, `operations`, `hosted`, `root`; `wire` holds the
+URL, media type and JSON helpers.
+
+Thread safety: a service root may be used from several threads at once.
+Shared and safe: the schema (immutable, memoised under a lock), the
+transport (thread-safe by contract), the cache, the session (immutable).
+Lazily filled per-object state (an entry's representation, a collection's
+first page and size) is replaced by single atomic assignments of
+immutable-in-practice values, so two threads racing to fill it at worst
+both fetch it. Not guarded: an `Entry` being modified from two threads at
+once, and a `HostedFileBuffer`, which belongs to the thread that opened it.
+"""
+
+from wadlclient.objects.collection import Collection
+from wadlclient.objects.entry import Entry
+from wadlclient.objects.hosted import HostedFile, HostedFileBuffer
+from wadlclient.objects.operations import NamedOperation
+from wadlclient.objects.pages import Page, PageSource, PageWalker, WalkPlan
+from wadlclient.objects.resource import (
+    Resource,
+    ResourceState,
+    ServiceRootResource,
+    fetch_now,
+    session_of,
+    url_of,
+)
+from wadlclient.objects.root import ServiceRoot
+from wadlclient.objects.session import Session
+
+__all__ = [
+    "Collection",
+    "Entry",
+    "HostedFile",
+    "HostedFileBuffer",
+    "NamedOperation",
+    "Page",
+    "PageSource",
+    "PageWalker",
+    "Resource",
+    "ResourceState",
+    "ServiceRoot",
+    "ServiceRootResource",
+    "Session",
+    "WalkPlan",
+    "fetch_now",
+    "session_of",
+    "url_of",
+]

@@ -1,0 +1,243 @@
+"""`Collection`: a paged list of entries over a `PageWalker`, and its pages over HTTP."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import urllib.parse
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from wadlclient.errors import NotFound, ResponseError
+from wadlclient.http import Transport
+from wadlclient.objects.pages import Page, PageWalker, WalkPlan
+from wadlclient.objects.resource import Resource, fetch_now
+from wadlclient.objects.wire import page_url, start_of
+from wadlclient.schema import TypeInfo
+from wadlclient.wadl import fragment_of
+
+if TYPE_CHECKING:
+    from wadlclient.objects.entry import Entry
+    from wadlclient.objects.session import Session
+
+__all__ = ["Collection", "CollectionPages", "page_of"]
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if type(value) is int else None
+
+
+def _link_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def page_of(document: dict[str, Any]) -> Page:
+    """The `Page` a collection's JSON page (with an ``entries`` list) describes."""
+    link = _link_or_none(document.get("next_collection_link"))
+    return Page(
+        entries=document["entries"],
+        start=_int_or_none(document.get("start")),
+        total=_int_or_none(document.get("total_size")),
+        next=link,
+        next_start=start_of(link) if link is not None else None,
+        total_link=_link_or_none(document.get("total_size_link")),
+    )
+
+
+def _checked(document: Any, url: str) -> dict[str, Any]:
+    if not isinstance(document, dict) or not isinstance(document.get("entries"), list):
+        raise ResponseError(f"{url} did not serve a page of a collection")
+    return document
+
+
+class CollectionPages:
+    """The pages of one collection, over HTTP: the `PageSource` of its `PageWalker`."""
+
+    __slots__ = ("_transport", "url")
+
+    def __init__(self, transport: Transport, url: str) -> None:
+        self._transport = transport
+        self.url = url
+
+    def fetch_page(self, start: int | None, size: int | None) -> Page:
+        return self._get(page_url(self.url, start, size))
+
+    def follow_next(self, link: str, size: int | None) -> Page:
+        return self._get(page_url(link, None, size))
+
+    def _get(self, url: str) -> Page:
+        """GET one page and check that it is one."""
+        return page_of(_checked(self._transport.request("GET", url).json(), url))
+
+    def fetch_later(
+        self, link: str | None, start: int | None, size: int | None
+    ) -> Callable[[], Page]:
+        text, url = self.page_text(page_url(self.url if link is None else link, start, size))
+        return functools.partial(self._parse, text, url)
+
+    def page_text(self, url: str) -> tuple[str, str]:
+        """GET one page and decode it: ``(JSON text, URL)``; its bytes are let go here.
+
+        Pages fetched ahead wait as text, which takes less than half the
+        memory of the parsed page; the walk parses each when it reaches it.
+        """
+        response = self._transport.request("GET", url)
+        content = response.content
+        try:
+            return content.decode(json.detect_encoding(content)), response.url
+        except UnicodeDecodeError as exc:
+            raise ResponseError(
+                f"the response from {response.url} is not UTF-8 text "
+                f"(bad byte at position {exc.start})"
+            ) from exc
+
+    def parse_page(self, text: str, url: str) -> dict[str, Any]:
+        """The page a `page_text` holds, checked to be one."""
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ResponseError(
+                f"malformed JSON in the response from {url}: {exc.msg} "
+                f"at line {exc.lineno} column {exc.colno} (char {exc.pos})"
+            ) from exc
+        return _checked(document, url)
+
+    def _parse(self, text: str, url: str) -> Page:
+        return page_of(self.parse_page(text, url))
+
+    def count(self, page: Page) -> int | None:
+        if page.total_link is None:
+            return None
+        value = self._transport.request("GET", page.total_link).json()
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ResponseError(f"the size of {self.url} is not a number: {value!r}")
+        return value
+
+
+class Collection(Resource):
+    """A paged list of entries: ``len()``, iteration, ``[i]``, ``[start:stop:step]``, ``(key)``.
+
+    Extension points for subclasses (mapped to resource types with
+    ``ServiceRoot.RESOURCE_TYPE_CLASSES``): ``collection_of`` (the resource
+    type of the entries); `key_url` (the URL of the entry with a key);
+    ``coll[x]`` goes to `get_slice` for a slice, else to `get_item`, which
+    sends an int to `get_index` and a str to `lookup`: override `get_item`
+    to make ``coll[1]`` a key look-up.
+    """
+
+    __slots__ = ("_entry_type", "_pages")
+
+    collection_of: ClassVar[str | None] = None
+    #: The page size iteration asks for (the server may serve fewer per page).
+    ITERATION_PAGE_SIZE: ClassVar[int] = 150
+    #: Pages iteration requests ahead of the one being read.
+    PREFETCH_DEPTH: ClassVar[int] = 2
+
+    _entry_type: str | None
+    _pages: PageWalker
+
+    def __init__(
+        self,
+        session: Session,
+        url: str,
+        info: TypeInfo | None = None,
+        first_page: dict[str, Any] | None = None,
+        entry_type: str | None = None,
+    ) -> None:
+        super().__init__(session, url, info, None)
+        if entry_type is None:
+            entry_type = self.collection_of or (info.entry_type if info is not None else None)
+        object.__setattr__(self, "_entry_type", entry_type)
+        first = page_of(first_page) if first_page is not None else None
+        source = CollectionPages(session.transport, url)
+        object.__setattr__(self, "_pages", PageWalker(source, first))
+
+    # A collection's own fields are paging details; only its operations are attributes.
+
+    def _info(self) -> TypeInfo:
+        info = self._state.info
+        return info if info is not None else TypeInfo(id=None)
+
+    def _lookup(self, name: str) -> Any:
+        method = self._info().operations.get(name)
+        if method is None:
+            raise self._no_attribute(name)
+        return self._operation(name, method)
+
+    def _describe(self) -> str:
+        info = self._state.info
+        kind = info.id if info is not None and info.id else "collection"
+        return f"{kind} collection at {self._url}"
+
+    def _plan(self) -> WalkPlan:
+        return WalkPlan(self.ITERATION_PAGE_SIZE, self.PREFETCH_DEPTH)
+
+    def _entry_for(self, document: Any) -> Entry:
+        """The entry a page holds, of the type it states (else the collection's entry type)."""
+        if not isinstance(document, dict):
+            raise ResponseError(f"a page of {self._url} holds something that is not an entry")
+        url = document.get("self_link")
+        type_link = document.get("resource_type_link")
+        if not isinstance(url, str):
+            raise ResponseError(f"an entry of {self._url} has no self_link")
+        type_id = fragment_of(type_link) if isinstance(type_link, str) else self._entry_type
+        return self._session.entry(url, type_id, document)
+
+    # -- the sequence protocol ----------------------------------------------
+
+    def __len__(self) -> int:
+        return self._pages.length(self._plan())
+
+    def __iter__(self) -> Iterator[Entry]:
+        """Every entry, in order, fetching pages ahead while the caller reads (`PageWalker.walk`).
+
+        Pages of up to ``ITERATION_PAGE_SIZE`` entries and at most
+        ``PREFETCH_DEPTH`` requests in flight.
+        """
+        with contextlib.closing(self._pages.walk(self._plan())) as documents:
+            for document in documents:
+                yield self._entry_for(document)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            return self.get_slice(key)
+        return self.get_item(key)
+
+    def get_item(self, key: object) -> Any:
+        """``coll[key]`` but for a slice: an index when an int, a key look-up when a str."""
+        if isinstance(key, int):
+            return self.get_index(key)
+        if isinstance(key, str):
+            return self.lookup(key)
+        raise TypeError(
+            f"collection indices must be integers, slices or string keys, "
+            f"not {type(key).__name__}"
+        )
+
+    def get_index(self, index: int) -> Entry:
+        """The entry at ``index`` (one GET of the page it is on, unless held)."""
+        return self._entry_for(self._pages.item(index))
+
+    def get_slice(self, key: slice) -> list[Entry]:
+        """The entries of a slice: definite, nonnegative start and stop; any step."""
+        return [self._entry_for(document) for document in self._pages.slice(key)]
+
+    # -- key-based look-up ---------------------------------------------------
+
+    def key_url(self, key: object) -> str:
+        """The URL of the entry with this key; override for other URL schemes."""
+        return f"{self._url.rstrip('/')}/{urllib.parse.quote(str(key), safe='')}"
+
+    def lookup(self, key: object) -> Entry:
+        """Fetch the entry with this key now (one GET); KeyError when there is none."""
+        entry = self(key)
+        try:
+            fetch_now(entry)
+        except NotFound:
+            raise KeyError(key) from None
+        return entry
+
+    def __call__(self, key: object) -> Entry:
+        """The entry with this key, unfetched: no request until a field is read."""
+        return self._session.entry(self.key_url(key), self._entry_type)

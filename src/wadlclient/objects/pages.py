@@ -1,0 +1,195 @@
+"""Paging written once: length, indexing, slicing and iteration over pages of entries.
+
+A `PageWalker` knows nothing of HTTP. It asks a `PageSource` for a page by
+offset and size, or by the opaque link a page gives to the next one, and
+remembers the first page and the total once known. Random access
+(``len()``, indexes, slices) fetches exactly the pages it needs; a walk
+(iteration) asks for big pages and fetches the following ones ahead on a
+few threads (`wadlclient.objects.prefetch`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Generator
+from typing import Any, NamedTuple, Protocol
+
+__all__ = ["Page", "PageSource", "PageWalker", "WalkPlan"]
+
+
+class Page(NamedTuple):
+    """One page of entries, and what it says of its place in the collection."""
+
+    entries: list[Any]
+    #: The offset the page states it starts at (None when it states none).
+    start: int | None
+    #: The collection's size, when the page states it.
+    total: int | None
+    #: The link to the next page (None on the last page).
+    next: str | None
+    #: The offset the next link names (None when it names none).
+    next_start: int | None
+    #: A link to the collection's size, when the page gives one instead of the size.
+    total_link: str | None
+
+
+class WalkPlan(NamedTuple):
+    """How a walk asks for pages: entries per page, and pages requested ahead."""
+
+    page_size: int
+    depth: int
+
+
+class PageSource(Protocol):
+    """Where a `PageWalker` gets pages from."""
+
+    def fetch_page(self, start: int | None, size: int | None) -> Page:
+        """The page from ``start`` of ``size`` entries (the first page when neither)."""
+
+    def follow_next(self, link: str, size: int | None) -> Page:
+        """The page a next link names, of ``size`` entries when given."""
+
+    def fetch_later(
+        self, link: str | None, start: int | None, size: int | None
+    ) -> Callable[[], Page]:
+        """Fetch a page now (on any thread); calling the result parses it.
+
+        ``link`` None means the collection itself. A walk holds pages it
+        fetched ahead in this form, which takes less memory than the page.
+        """
+
+    def count(self, page: Page) -> int | None:
+        """The size the page's ``total_link`` states (None when it has none)."""
+
+
+class PageWalker:
+    """The entries of a paged collection, read by index, slice, length or walk."""
+
+    __slots__ = ("_first", "_source", "_total")
+
+    def __init__(self, source: PageSource, first: Page | None = None) -> None:
+        self._source = source
+        self._first = first
+        self._total: int | None = None
+
+    def first_page(self) -> Page:
+        """The first page, fetched once."""
+        page = self._first
+        if page is None:
+            page = self._source.fetch_page(None, None)
+            self._first = page
+        return page
+
+    def length(self, plan: WalkPlan) -> int:
+        """The number of entries: as stated, else counted by a walk along ``plan``."""
+        total = self._total
+        if total is not None:
+            return total
+        page = self.first_page()
+        total = page.total
+        if total is None:
+            total = self._source.count(page)
+        if total is None:
+            if not page.next:
+                total = (page.start or 0) + len(page.entries)
+            else:
+                total = sum(1 for _ in self.walk(plan))
+        self._total = total
+        return total
+
+    def entries(self, start: int, stop: int) -> list[Any]:
+        """Entries ``start`` to ``stop - 1`` (fewer at the end), from the pages they are on."""
+        wanted = stop - start
+        if wanted <= 0:
+            return []
+        page = self._first
+        if page is None or page.start or start >= len(page.entries):
+            page = self._source.fetch_page(start, wanted)
+            start = 0
+        found = list(page.entries[start : start + wanted])
+        link = page.next
+        page_size = len(page.entries)
+        while len(found) < wanted and link:
+            missing = wanted - len(found)
+            # Ask for no more than is still needed.
+            page = self._source.follow_next(link, missing if missing < page_size else None)
+            found.extend(page.entries[:missing])
+            link = page.next
+            page_size = page_size or len(page.entries)
+        return found
+
+    def item(self, index: int) -> Any:
+        """The entry at ``index`` (from 0; IndexError past the end)."""
+        if index < 0:
+            raise ValueError("Collection slices must have a nonnegative start point.")
+        found = self.entries(index, index + 1)
+        if not found:
+            raise IndexError("list index out of range")
+        return found[0]
+
+    def slice(self, key: slice) -> list[Any]:
+        """The entries of a slice with a definite, nonnegative start and stop."""
+        start, stop, step = key.start, key.stop, key.step
+        if start is None:
+            start = 0
+        if not isinstance(start, int) or not isinstance(stop, (int, type(None))):
+            raise TypeError("collection slice indices must be integers or None")
+        if start < 0:
+            raise ValueError("Collection slices must have a nonnegative start point.")
+        if stop is None or stop < 0:
+            raise ValueError("Collection slices must have a definite, nonnegative end point.")
+        if step is None:
+            step = 1
+        if not isinstance(step, int):
+            raise TypeError("collection slice step must be an integer or None")
+        if step == 0:
+            raise ValueError("slice step cannot be zero")
+        if step > 0:
+            return self.entries(start, stop)[::step]
+        # items[start:stop:-n] are items[stop + 1 : start + 1], reversed, every n-th.
+        return self.entries(stop + 1, start + 1)[::-1][::-step]
+
+    def walk(self, plan: WalkPlan) -> Generator[Any, None, None]:
+        """Every entry, in order, the following pages fetched ahead while the caller reads.
+
+        Memory stays flat whatever the collection's size: a page fetched
+        for the walk is let go of entry by entry as they are handed out (a
+        first page kept for ``len()`` and slices is read without being
+        emptied). Stopping early (``break``, closing or dropping the
+        iterator) cancels what has not started and waits for what has.
+        """
+        with contextlib.closing(self._pages(plan)) as pages:
+            for entries, owned in pages:
+                if not owned:
+                    yield from entries
+                    continue
+                for index, document in enumerate(entries):
+                    entries[index] = None
+                    yield document
+
+    def _pages(self, plan: WalkPlan) -> Generator[tuple[list[Any], bool], None, None]:
+        """``(entries, owned)`` page by page; ``owned`` lists may be emptied as they are read.
+
+        The first page is the one already held (after ``len()`` or from a
+        named operation), else a page of ``plan.page_size`` entries, of
+        which only the total is kept, for ``len()``.
+        """
+        page = self._first
+        owned = page is None
+        if page is None:
+            page = self._source.fetch_later(None, None, plan.page_size)()
+            if not page.start and page.total is not None and self._total is None:
+                self._total = page.total
+        entries = page.entries
+        rest = page._replace(entries=[])
+        del page
+        yield entries, owned
+        del entries
+        if not rest.next:
+            return
+        # Imported here: thread pools are needed only by walks beyond one page.
+        from wadlclient.objects.prefetch import pages_after
+
+        with contextlib.closing(pages_after(self._source, rest, plan)) as following:
+            for entries in following:
+                yield entries, True

@@ -1,0 +1,255 @@
+"""`Resource`: something at a URL of the service whose fields and operations are attributes.
+
+A resource is given the `Session` of its service root and asks it for
+everything beyond itself: the transport, the schema, and the objects its
+links lead to. Its state (descriptors of its type, its representation) is
+one immutable `ResourceState`, replaced as a whole, so readers in other
+threads see either the old state or the new one. Other objects reach a
+resource only through its public attributes and the functions `url_of`,
+`session_of` and `fetch_now`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from wadlclient.errors import ResponseError
+from wadlclient.schema import CONVERSION_ERRORS, REDACTED_VALUE, Field, FieldKind, TypeInfo
+from wadlclient.wadl import Method, fragment_of
+
+if TYPE_CHECKING:
+    from wadlclient.objects.operations import NamedOperation
+    from wadlclient.objects.session import Session
+
+__all__ = [
+    "REDACTED_MESSAGE",
+    "Resource",
+    "ResourceState",
+    "ServiceRootResource",
+    "fetch_now",
+    "session_of",
+    "url_of",
+]
+
+REDACTED_MESSAGE = (
+    "You tried to access a resource that you don't have the server-side permission to see."
+)
+_MISSING: Any = object()
+
+
+class ResourceState(NamedTuple):
+    """What is known of a resource: its type's descriptors and its representation, if fetched."""
+
+    info: TypeInfo | None
+    data: dict[str, Any] | None
+
+
+def url_of(resource: Resource) -> str:
+    """The URL a resource stands for, without fetching anything."""
+    return resource._url
+
+
+def session_of(resource: Resource) -> Session:
+    """The session of the service root a resource belongs to."""
+    return resource._session
+
+
+def fetch_now(resource: Resource) -> None:
+    """GET the resource now; its representation replaces any held."""
+    resource._fetch()
+
+
+class Resource:
+    """Something at a URL of the service, described by a WADL resource type."""
+
+    __slots__ = ("_session", "_state", "_url")
+
+    _session: Session
+    _url: str
+    _state: ResourceState
+
+    def __init__(
+        self,
+        session: Session,
+        url: str,
+        info: TypeInfo | None = None,
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        object.__setattr__(self, "_session", session)
+        object.__setattr__(self, "_url", url)
+        object.__setattr__(self, "_state", ResourceState(info, data))
+
+    # -- representation --------------------------------------------------
+
+    def _fetch(self, headers: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+        """GET this resource; store and return its data (None when not modified)."""
+        response = self._session.transport.request("GET", self._url, headers=headers)
+        if response.not_modified:
+            return None
+        document = response.json()
+        if not isinstance(document, dict):
+            raise ResponseError(f"{self._url} did not serve a JSON object")
+        self._bind(document)
+        return document
+
+    def _bind(self, document: dict[str, Any]) -> None:
+        """Adopt a representation; the server's resource type wins over our guess."""
+        info = self._state.info
+        type_link = document.get("resource_type_link")
+        if isinstance(type_link, str) and (info is None or info.id != fragment_of(type_link)):
+            info = self._session.schema.type_info(type_link)
+        object.__setattr__(self, "_state", ResourceState(info, document))
+
+    def _data(self) -> dict[str, Any]:
+        """The representation, fetched on first need."""
+        data = self._state.data
+        if data is None:
+            data = self._fetch()
+            assert data is not None
+        return data
+
+    def _info(self) -> TypeInfo:
+        """The type's descriptors; fetches when only the server can tell the type."""
+        info = self._state.info
+        if info is None:
+            self._data()
+            info = self._state.info
+            if info is None:
+                info = TypeInfo(id=None, described=False)
+        return info
+
+    def _operation(self, name: str, method: Method) -> NamedOperation:
+        return self._session.operation(self, name, method, self._operation_wrote)
+
+    def _operation_wrote(self, moved_to: str | None) -> None:
+        """A named operation wrote to this resource (and moved it when ``moved_to``)."""
+
+    # -- attribute access --------------------------------------------------
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._lookup(name)
+
+    def _lookup(self, name: str) -> Any:
+        """A field, link or named operation by name, fetching only when it must."""
+        info, data = self._state
+        if info is not None and data is not None:
+            # The common case: a field of a fetched resource.
+            descriptor = info.fields.get(name)
+            if descriptor is not None and name not in info.operations:
+                return self._value(descriptor, data)
+        info = self._info()
+        method = info.operations.get(name)
+        if method is not None:
+            return self._operation(name, method)
+        descriptor = info.fields.get(name)
+        if descriptor is None and info.described:
+            raise self._no_attribute(name)
+        data = self._data()
+        current = self._state.info
+        if current is not None and current is not info:
+            # The server said this is another type than we assumed.
+            info = current
+            descriptor = info.fields.get(name)
+            method = info.operations.get(name)
+            if method is not None:
+                return self._operation(name, method)
+        if descriptor is None:
+            if not info.described and name in data:
+                return data[name]
+            raise self._no_attribute(name)
+        return self._value(descriptor, data)
+
+    def _no_attribute(self, name: str) -> AttributeError:
+        return AttributeError(f"{self._describe()} has no attribute {name!r}")
+
+    def _describe(self) -> str:
+        info = self._state.info
+        kind = info.id if info is not None and info.id else type(self).__name__
+        return f"{kind} at {self._url}"
+
+    def _value(self, descriptor: Field, data: Mapping[str, Any]) -> Any:
+        """The Python value of a field: converted, or the object a link leads to."""
+        raw = data.get(descriptor.key, _MISSING)
+        if raw is _MISSING:
+            raise AttributeError(
+                f"{self._describe()} has no {descriptor.key!r} in its representation"
+            )
+        if descriptor.kind is FieldKind.ATTRIBUTE:
+            convert = descriptor.convert
+            if raw is None or convert is None or raw == REDACTED_VALUE:
+                return raw
+            try:
+                return convert(raw)
+            except CONVERSION_ERRORS as exc:
+                raise ResponseError(
+                    f"{descriptor.name} of {self._url} is not a valid value: {raw!r}"
+                ) from exc
+        if raw is None:
+            return None
+        if raw == REDACTED_VALUE:
+            raise ValueError(REDACTED_MESSAGE)
+        if not isinstance(raw, str):
+            raise ResponseError(f"{descriptor.key} of {self._url} is not a URL: {raw!r}")
+        session = self._session
+        if descriptor.kind is FieldKind.ENTRY:
+            return session.entry(raw, descriptor.link_type)
+        if descriptor.kind is FieldKind.COLLECTION:
+            return session.collection(raw, descriptor.link_type)
+        return session.hosted_file(raw)
+
+    # -- meta-attributes ---------------------------------------------------
+
+    @property
+    def lp_attributes(self) -> list[str]:
+        """Names of the plain fields (including ``self_link`` and ``http_etag``)."""
+        info = self._info()
+        if not info.described:
+            return sorted(self._data())
+        return info.names(FieldKind.ATTRIBUTE)
+
+    @property
+    def lp_entries(self) -> list[str]:
+        """Names of the links to entries (and hosted files)."""
+        info = self._info()
+        return info.names(FieldKind.ENTRY) + info.names(FieldKind.HOSTED_FILE)
+
+    @property
+    def lp_collections(self) -> list[str]:
+        """Names of the links to collections."""
+        return self._info().names(FieldKind.COLLECTION)
+
+    @property
+    def lp_operations(self) -> list[str]:
+        """Names of the named operations (their ``ws.op`` values)."""
+        return list(self._info().operations)
+
+    def lp_values_for(self, name: str) -> list[str] | None:
+        """The values a field may take, or None when any value goes."""
+        descriptor = self._info().fields.get(name)
+        if descriptor is None:
+            raise self._no_attribute(name)
+        return list(descriptor.options) if descriptor.options else None
+
+    def lp_has_parameter(self, name: str) -> bool:
+        """Whether the resource type has a field of that name."""
+        return name in self._info().fields
+
+    def __dir__(self) -> list[str]:
+        names = set(super().__dir__())
+        info = self._state.info
+        if info is not None:
+            names.update(info.fields)
+            names.update(info.operations)
+        return sorted(names)
+
+    def __repr__(self) -> str:
+        return f"<{self._describe()}>"
+
+
+class ServiceRootResource(Resource):
+    """The root resource loaded again with `ServiceRoot.load` (read-only)."""
+
+    __slots__ = ()

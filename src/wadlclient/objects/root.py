@@ -1,0 +1,202 @@
+"""`ServiceRoot`: the entry point to a web service, its WADL and its root resource.
+
+Extension points for subclasses (the lazr.restfulclient compatibility
+layer uses them): ``RESOURCE_TYPE_CLASSES`` (the classes of entries and
+collections by resource type id), `ServiceRoot.root_url_for` (the root URL
+from ``service_root`` and ``version``), `ServiceRoot.make_transport`
+(how requests are sent), `ServiceRoot.read_schema` and
+`ServiceRoot.read_root_document` (how the WADL and the root's JSON are read).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any, ClassVar
+
+from wadlclient.cache import HTTPCache
+from wadlclient.errors import HTTPError, ResponseError, WADLError
+from wadlclient.http import Transport
+from wadlclient.objects.resource import Resource
+from wadlclient.objects.session import Session
+from wadlclient.objects.wire import media_type_of
+from wadlclient.schema import (
+    EXAMPLE_WADL_MEDIA_TYPE,
+    WADL_MEDIA_TYPES,
+    Schema,
+    schema_for,
+)
+
+__all__ = ["ServiceRoot", "load_schema"]
+
+#: Answers to a WADL request after which the other WADL media type is tried.
+_NOT_ACCEPTABLE = (406, 415)
+_UNAUTHORIZED = 401
+#: The root resource type when the root's JSON does not name one, nor the WADL.
+_DEFAULT_ROOT_TYPE = "service-root"
+
+CacheArgument = str | bytes | os.PathLike[str] | HTTPCache | None
+
+
+def load_schema(transport: Transport, url: str, preferred: str, cache: HTTPCache) -> Schema:
+    """GET the WADL, trying the other WADL media type once if the first fails.
+
+    A failure is an error status other than 401 (credentials, which
+    another media type cannot mend), an answer that is not WADL, or WADL
+    that cannot be read. A last error status is raised as it is, unless
+    it only refuses the media type (406, 415).
+    """
+    others = [t for t in WADL_MEDIA_TYPES if t != preferred]
+    accepts = [preferred, *others[:1]]
+    problems: list[str] = []
+    for attempt, accept in enumerate(accepts):
+        try:
+            response = transport.request("GET", url, accept=accept)
+        except HTTPError as error:
+            last = attempt == len(accepts) - 1
+            if error.status == _UNAUTHORIZED or (last and error.status not in _NOT_ACCEPTABLE):
+                raise
+            problems.append(f"{accept}: {error}")
+            continue
+        media_type = media_type_of(response)
+        if media_type not in WADL_MEDIA_TYPES:
+            problems.append(f"{accept}: answered {media_type or 'no Content-Type'}")
+            continue
+        try:
+            return schema_for(response.content, url, cache)
+        except WADLError as error:
+            problems.append(f"{accept}: {error}")
+    raise WADLError(f"{url} did not serve a WADL description ({'; '.join(problems)})")
+
+
+class ServiceRoot(Resource):
+    """The entry point to a web service: its WADL, its root resource, its transport.
+
+    ``cache`` is None (a private temporary directory), a directory
+    (``str``, ``bytes`` or ``os.PathLike``) that persists, or an
+    `HTTPCache`. ``version=None`` means ``service_root`` already ends in a
+    version segment. Creating the root sends two GETs for the root URL:
+    WADL, then JSON (fewer when the cache holds them fresh). `close` closes
+    the connections, and the cache the root made (a private temporary
+    directory is removed then); an `HTTPCache` the caller passed stays
+    open, since it may serve other roots.
+    """
+
+    __slots__ = ("_made_cache", "credentials")
+
+    #: Client classes for resource type ids, like lazr.restfulclient's.
+    RESOURCE_TYPE_CLASSES: ClassVar[Mapping[str, type[Resource]]] = {}
+
+    _made_cache: HTTPCache | None
+
+    def __init__(
+        self,
+        authorizer: Any,
+        service_root: str,
+        cache: CacheArgument = None,
+        *,
+        version: str | None = "1.0",
+        timeout: float | None = None,
+        base_client_name: str = "",
+        max_retries: int = 6,
+        wadl_media_type: str = EXAMPLE_WADL_MEDIA_TYPE,
+    ) -> None:
+        url = self.root_url_for(service_root, version)
+        http_cache = cache if isinstance(cache, HTTPCache) else HTTPCache(cache)
+        object.__setattr__(self, "credentials", authorizer)
+        object.__setattr__(self, "_made_cache", None if http_cache is cache else http_cache)
+        transport = self.make_transport(
+            authorizer,
+            http_cache,
+            timeout=timeout,
+            max_retries=max_retries,
+            base_client_name=base_client_name,
+        )
+        try:
+            schema = self.read_schema(transport, url, wadl_media_type, http_cache)
+            document = self.read_root_document(transport, url)
+            if not isinstance(document, dict):
+                raise ResponseError(f"{url} did not serve a JSON object for the service root")
+        except BaseException:
+            self._close(transport)
+            raise
+        type_link = document.get("resource_type_link")
+        if not isinstance(type_link, str):
+            type_link = schema.app.root_resource_type or _DEFAULT_ROOT_TYPE
+        info = schema.type_info(type_link)
+        session = Session(
+            transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id
+        )
+        super().__init__(session, url, info, document)
+
+    # -- extension points --------------------------------------------------
+
+    def root_url_for(self, service_root: str, version: str | None) -> str:
+        """The versioned root URL, ending in ``/``; ``version=None``: ``service_root`` is it."""
+        url = service_root if service_root.endswith("/") else service_root + "/"
+        if version is not None:
+            url += str(version).strip("/") + "/"
+        return url
+
+    def make_transport(
+        self,
+        authorizer: Any,
+        cache: HTTPCache,
+        *,
+        timeout: float | None,
+        max_retries: int,
+        base_client_name: str,
+    ) -> Transport:
+        """The transport every request of this root goes through; override to send otherwise."""
+        return Transport(
+            authorizer=authorizer,
+            cache=cache,
+            timeout=timeout,
+            max_retries=max_retries,
+            base_client_name=base_client_name,
+        )
+
+    def read_schema(
+        self, transport: Transport, url: str, preferred: str, cache: HTTPCache
+    ) -> Schema:
+        """The service's schema: its WADL, asked for as ``preferred`` first (`load_schema`)."""
+        return load_schema(transport, url, preferred, cache)
+
+    def read_root_document(self, transport: Transport, url: str) -> Any:
+        """The root resource's JSON representation, parsed."""
+        return transport.request("GET", url).json()
+
+    # -- public ------------------------------------------------------------
+
+    @property
+    def service_root(self) -> str:
+        """The root URL, version segment included."""
+        return self._url
+
+    def load(self, url: str) -> Resource:
+        """The resource at ``url`` (absolute, or relative to the versioned root)."""
+        return self._session.load(url)
+
+    def close(self) -> None:
+        """Close the connection pool, and the cache if the root made it."""
+        self._close(self._session.transport)
+
+    def _close(self, transport: Transport) -> None:
+        transport.close()
+        if self._made_cache is not None:
+            self._made_cache.close()
+
+    def __enter__(self) -> ServiceRoot:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _describe(self) -> str:
+        return f"ServiceRoot at {self._url}"

@@ -1,0 +1,106 @@
+"""`Session`: what every object of one service root shares, and the factories of those objects.
+
+Resources are given the session of their root instead of reaching into
+the root: through it they send requests (``transport``), read their
+type's descriptors (``schema``) and make the objects their links lead to
+(`Session.entry`, `Session.collection`, `Session.hosted_file`,
+`Session.load`). The factories choose the class of an entry or collection
+from ``classes`` (a root's ``RESOURCE_TYPE_CLASSES``), by resource type id.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from wadlclient.cache import HTTPCache
+from wadlclient.errors import ResponseError
+from wadlclient.http import Transport
+from wadlclient.objects.collection import Collection
+from wadlclient.objects.entry import Entry
+from wadlclient.objects.hosted import HostedFile
+from wadlclient.objects.operations import NamedOperation, OnWrite
+from wadlclient.objects.resource import REDACTED_MESSAGE, Resource, ServiceRootResource
+from wadlclient.schema import Schema
+from wadlclient.wadl import Method, fragment_of
+
+__all__ = ["Session"]
+
+_R = TypeVar("_R", bound=Resource)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """The transport, schema, cache and root URL of one service root; shared by its objects.
+
+    ``classes`` maps resource type ids to `Entry` or `Collection`
+    subclasses; ``root_type`` is the type id of the root resource, which
+    `load` serves as a `ServiceRootResource`. Immutable and so safe to
+    share between threads.
+    """
+
+    transport: Transport
+    schema: Schema
+    cache: HTTPCache
+    root_url: str
+    classes: Mapping[str, type[Resource]] = field(default_factory=dict)
+    root_type: str | None = None
+
+    def class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:
+        """The class registered for ``type_id`` when it is a ``default``, else ``default``."""
+        if type_id is not None:
+            cls = self.classes.get(type_id)
+            if cls is not None and issubclass(cls, default):
+                return cls
+        return default
+
+    def entry(self, url: str, type_id: str | None, data: dict[str, Any] | None = None) -> Entry:
+        """The entry at ``url``, of type ``type_id`` if known, with its representation if held."""
+        info = self.schema.type_info(type_id) if type_id is not None else None
+        return self.class_for(type_id, Entry)(self, url, info, data)
+
+    def collection(
+        self,
+        url: str,
+        type_id: str | None,
+        first_page: dict[str, Any] | None = None,
+        entry_type: str | None = None,
+    ) -> Collection:
+        """The collection at ``url``, with its first page if held."""
+        info = self.schema.type_info(type_id) if type_id is not None else None
+        return self.class_for(type_id, Collection)(self, url, info, first_page, entry_type)
+
+    def hosted_file(self, url: str) -> HostedFile:
+        return HostedFile(self, url)
+
+    def operation(
+        self, resource: Resource, name: str, method: Method, on_write: OnWrite
+    ) -> NamedOperation:
+        """The named operation ``name`` of ``resource``; ``on_write`` is told when it writes."""
+        return NamedOperation(self, resource, name, method, on_write)
+
+    def load(self, url: str) -> Resource:
+        """The resource at ``url`` (absolute, or relative to the root), fetched now."""
+        if url.startswith("tag:"):
+            raise ValueError(REDACTED_MESSAGE)
+        if not urllib.parse.urlsplit(url).scheme:
+            url = self.root_url + url.lstrip("/")
+        response = self.transport.request("GET", url)
+        try:
+            document = response.json()
+        except ResponseError:
+            raise ValueError(f"{url} does not serve a JSON document") from None
+        type_link = document.get("resource_type_link") if isinstance(document, dict) else None
+        if not isinstance(type_link, str):
+            raise ValueError(f"cannot tell the resource type of {url}")
+        assert isinstance(document, dict)
+        type_id = fragment_of(type_link)
+        info = self.schema.type_info(type_id)
+        if info.is_collection or isinstance(document.get("entries"), list):
+            return self.collection(url, type_id, first_page=document)
+        if type_id == self.root_type:
+            return ServiceRootResource(self, url, info, document)
+        self_link = document.get("self_link")
+        return self.entry(self_link if isinstance(self_link, str) else url, type_id, document)
