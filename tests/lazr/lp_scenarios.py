@@ -71,7 +71,16 @@ def expired_token(service_root: str, directory: str) -> dict[str, Any]:
     }
 
 
+def people(service_root: str, directory: str) -> dict[str, Any]:
+    """login_anonymously, then one collection read."""
+    lp = Launchpad.login_anonymously(
+        "compat-test", service_root=service_root, launchpadlib_dir=directory, version="1.0"
+    )
+    return {"people": [person.name for person in lp.people]}
+
+
 SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
+    "people": people,
     "anonymous": anonymous,
     "expired_token": expired_token,
 }

@@ -162,6 +162,9 @@ def make_handler(state: LaunchpadLike) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(body)))
             if status == 200:
                 self.send_header("ETag", '"' + hashlib.sha1(body).hexdigest() + '"')
+            if status == 200 and split.path == urlsplit(state.base_url).path:
+                # The root's WADL and JSON stay fresh for an hour, as Launchpad's do.
+                self.send_header("Cache-Control", "max-age=3600")
             self.end_headers()
             self.wfile.write(body)
 

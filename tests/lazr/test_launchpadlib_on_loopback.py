@@ -19,11 +19,14 @@ from tests.lazr.lpservice import LoopbackServer
 SCENARIOS = Path(__file__).with_name("lp_scenarios.py")
 
 
-def run_scenario(name: str, server: LoopbackServer, scratch: Path) -> dict[str, Any]:
+def run_scenario(
+    name: str, server: LoopbackServer, scratch: Path, *, stock: bool = False
+) -> dict[str, Any]:
+    """Run a scenario under wadlclient (or, ``stock``, on the real lazr.restfulclient)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(scratch)}
+    runner = [] if stock else ["-m", "wadlclient.lazr_compat"]
     done = subprocess.run(
-        [sys.executable, "-m", "wadlclient.lazr_compat", str(SCENARIOS), name,
-         server.service_root, str(scratch)],
+        [sys.executable, *runner, str(SCENARIOS), name, server.service_root, str(scratch)],
         capture_output=True, text=True, env=env, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -73,3 +76,14 @@ def test_expired_token_runs_the_authorization_engine_once_and_retries(
         ("/1.0/", "fresh-1", 200),
     ]
     assert all(e.token == "fresh-1" for e in launchpad_like.state.journal[1:])
+
+
+def test_a_cache_written_by_stock_launchpadlib_keeps_wadlclient_warm(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    stock = run_scenario("people", launchpad_like, tmp_path, stock=True)
+    sent_by_stock = len(launchpad_like.state.journal)
+    ours = run_scenario("people", launchpad_like, tmp_path)
+    assert stock == ours == {"people": ["ada", "alan", "grace"]}
+    second_run = launchpad_like.state.journal[sent_by_stock:]
+    assert [e.path.split("?")[0] for e in second_run] == ["/1.0/people"]
