@@ -131,6 +131,20 @@ def test_http_factory_object_takes_part_in_every_request(launchpad_like: Loopbac
     sent = type(root._browser._connection).sent
     assert names == ["ada", "alan", "grace"]
     assert len(sent) == len(launchpad_like.state.journal) == 3
+    # wadlclient's pool sent them: httplib2 opened no connection of its own.
+    assert root._browser._connection.connections == {}
+
+
+def test_with_a_proxy_setting_httplib2_sends_for_the_factory_object(
+    launchpad_like: LoopbackServer,
+) -> None:
+    def no_proxy(scheme: str) -> None:
+        return None
+
+    root = CountingRoot(None, launchpad_like.state.base_url, None, None, no_proxy)
+    assert [p.name for p in root.people] == ["ada", "alan", "grace"]
+    assert len(type(root._browser._connection).sent) == len(launchpad_like.state.journal)
+    assert root._browser._connection.connections != {}
 
 
 def test_http_factory_gets_the_proxy_info_and_no_second_cache(

@@ -17,6 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from wadlclient.cache import cache_file_name
+from wadlclient.headers import Headers
+from wadlclient.http import Request, Sender, Timeout
+from wadlclient.lazr.restfulclient.errors import LazrResponse
 
 __all__ = [
     "AtomicFileCache",
@@ -97,10 +100,16 @@ def restful_http_class() -> type[Any]:
             redirections: int,
             cachekey: str,
         ) -> tuple[Any, bytes]:
-            """Sign the request afresh (a redirect must not replay a signature), then send it."""
+            """Sign the request afresh (a redirect must not replay a signature), then send it.
+
+            Sent by wadlclient's connection pool when ``conn`` is its stand-in
+            (the service root's transport drives this method), else by httplib2.
+            """
             headers.pop("authorization", None)
             if self.authorizer is not None:
                 self.authorizer.authorizeRequest(absolute_uri, method, body, headers)
+            if isinstance(conn, PoolConnection):
+                return conn.exchange(method, absolute_uri, body, headers)
             return super()._request(  # type: ignore[no-any-return]
                 conn, host, absolute_uri, request_uri, method, body, headers, redirections, cachekey
             )
@@ -112,6 +121,33 @@ def restful_http_class() -> type[Any]:
 
 
 _ENVIRONMENT: Any = object()
+
+
+class PoolConnection:
+    """Stands for httplib2's connection in `RestfulHttp._request`: wadlclient's pool sends.
+
+    The compatibility root's transport hands one to the ``httpFactory``
+    object's ``_request``, so overrides of it (launchpadlib's token
+    renewal) take part while the exchange goes over wadlclient's
+    keep-alive connections.
+    """
+
+    def __init__(self, sender: Sender, timeout: Timeout) -> None:
+        self._sender = sender
+        self._timeout = timeout
+
+    def set_debuglevel(self, level: int) -> None:
+        """httplib2's debug printing does not apply: exchanges are logged by wadlclient.http."""
+
+    def exchange(
+        self, method: str, url: str, body: bytes | str | None, headers: dict[str, str]
+    ) -> tuple[LazrResponse, bytes]:
+        """One exchange; the answer as httplib2 gives it: (response, content)."""
+        if isinstance(body, str):
+            body = body.encode("utf-8")
+        request = Request(method, url, Headers(headers), body)
+        response = self._sender.send(request, timeout=self._timeout)
+        return LazrResponse(response.status, response.reason, response.headers), response.content
 
 
 class AtomicFileCache:

@@ -13,10 +13,12 @@ import http.client
 import threading
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from wadlclient import errors as _engine
 from wadlclient.headers import Headers
-from wadlclient.http import HTTPResponse, Request, Response, Timeout, Transport
+from wadlclient.http import HTTPResponse, Request, Response, Sender, Timeout, Transport
+from wadlclient.lazr.restfulclient._browser import PoolConnection, restful_http_class
 from wadlclient.lazr.restfulclient.errors import ResponseError, from_engine
 
 __all__ = ["HttpFactorySender", "LazrTransport", "UserAgentOnly"]
@@ -57,23 +59,32 @@ class UserAgentOnly:
 
 
 class HttpFactorySender:
-    """One exchange through an httplib2-style ``request()``; redirects are left to the transport.
+    """One exchange through the ``httpFactory`` object; redirects are left to the transport.
 
-    httplib2.Http is not thread-safe, so exchanges are serialised. The
-    object's own timeout (given to ``httpFactory``) applies.
+    When the object is a `RestfulHttp` whose ``request`` is httplib2's
+    (launchpadlib's classes override only ``_request``), its ``_request``
+    is called with a `PoolConnection`: the overrides run and wadlclient's
+    pool sends. Any other object is driven through its public
+    ``request(..., redirections=0)``. The objects are not thread-safe, so
+    exchanges are serialised.
     """
 
-    def __init__(self, connection: Any) -> None:
+    def __init__(self, connection: Any, *, pool: Sender | None = None) -> None:
         self.connection = connection
+        self._pool = pool if pool is not None and _drives_request(connection) else None
         self._lock = threading.Lock()
 
     def send(self, request: Request, *, timeout: Timeout) -> Response:
+        # Lower-cased, as httplib2.Http.request hands them to _request.
         headers = {
-            name: value
+            name.lower(): value
             for name, value in request.headers.items()
             if name.lower() not in _HOP_HEADERS
         }
-        answer, content = self._exchange(request, headers)
+        if self._pool is not None:
+            answer, content = self._through_request_hook(request, headers, timeout)
+        else:
+            answer, content = self._exchange(request, headers)
         return Response(
             status=int(answer.status),
             reason=str(getattr(answer, "reason", "") or ""),
@@ -81,6 +92,19 @@ class HttpFactorySender:
             content=content if isinstance(content, bytes) else str(content or "").encode(),
             url=request.url,
         )
+
+    def _through_request_hook(
+        self, request: Request, headers: dict[str, str], timeout: Timeout
+    ) -> tuple[Any, Any]:
+        """(response, content) from the object's ``_request``, sent by wadlclient's pool."""
+        assert self._pool is not None
+        split = urlsplit(request.url)
+        target = split.path + (f"?{split.query}" if split.query else "")
+        with self._lock:
+            return self.connection._request(  # type: ignore[no-any-return]
+                PoolConnection(self._pool, timeout), split.netloc, request.url, target,
+                request.method, request.body, headers, 0, request.url,
+            )  # fmt: skip
 
     def _exchange(self, request: Request, headers: dict[str, str]) -> tuple[Any, Any]:
         """(response, content) from the object; a redirect limit is an answer, not an error."""
@@ -102,7 +126,15 @@ class HttpFactorySender:
             raise _engine.ConnectError(message, url=request.url, method=request.method) from error
 
     def close(self) -> None:
-        """Nothing to release: the object belongs to the service root's caller."""
+        """Close the pool; the ``httpFactory`` object is left as it is."""
+        if self._pool is not None:
+            self._pool.close()
+
+
+def _drives_request(connection: Any) -> bool:
+    """Whether ``connection`` is a RestfulHttp whose public ``request`` is httplib2's own."""
+    http_class = restful_http_class()
+    return isinstance(connection, http_class) and type(connection).request is http_class.request
 
 
 def _headers_of(response: Any) -> list[tuple[str, str]]:

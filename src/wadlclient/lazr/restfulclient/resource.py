@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import WADLError
-from wadlclient.http import Transport
+from wadlclient.http import Sender, Transport
+from wadlclient.http.pool import ConnectionPool
 from wadlclient.lazr.restfulclient._browser import (
     AtomicFileCache,
     Browser,
@@ -129,6 +130,14 @@ class ServiceRoot(_ServiceRoot):
         overridden = type(self).httpFactory is not ServiceRoot.httpFactory
         return overridden or self._proxy_info is not None
 
+    def _pool_for_factory(self) -> Sender | None:
+        """wadlclient's pool, to send for the factory's object when no proxy needs httplib2."""
+        import httplib2
+
+        if self._proxy_info not in (None, httplib2.proxy_info_from_environment):
+            return None
+        return ConnectionPool()
+
     # -- wadlclient's extension points -----------------------------------------
 
     def root_url_for(self, service_root: str, version: str | None) -> str:
@@ -151,7 +160,7 @@ class ServiceRoot(_ServiceRoot):
         if self._uses_http_factory():
             # The factory's object signs; the transport only needs the User-Agent details.
             authorizer = UserAgentOnly(authorizer)
-            sender = HttpFactorySender(self._browser._connection)
+            sender = HttpFactorySender(self._browser._connection, pool=self._pool_for_factory())
         return LazrTransport(
             authorizer=authorizer, cache=cache, timeout=timeout, max_retries=max_retries,
             base_client_name=base_client_name, sender=sender,
