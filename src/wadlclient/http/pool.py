@@ -33,6 +33,7 @@ from wadlclient.errors import (
 from wadlclient.headers import Headers
 from wadlclient.http.connection import (
     Connection,
+    PlainConnection,
     Route,
     is_dropped,
     make_route,
@@ -164,6 +165,8 @@ class ConnectionPool:
             connection = http.client.HTTPSConnection(
                 route.host, route.port, timeout=timeout.connect, context=tls_context()
             )
+        elif route.tunnel is None:
+            connection = PlainConnection(route.host, route.port, timeout=timeout.connect)
         else:
             connection = http.client.HTTPConnection(route.host, route.port, timeout=timeout.connect)
         if route.tunnel is not None:

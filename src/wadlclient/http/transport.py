@@ -26,6 +26,7 @@ from wadlclient.http import cache_policy
 from wadlclient.http.cache_policy import Cache, Cached, CacheOutcome
 from wadlclient.http.logs import describe, log_exchange, logger
 from wadlclient.http.models import HTTPResponse, Request, Response, Timeout
+from wadlclient.http.pool import ConnectionPool
 from wadlclient.http.redirects import next_request, redirect_location
 from wadlclient.http.retry import Retry, RetryExhausted
 from wadlclient.http.sender import Sender
@@ -77,8 +78,6 @@ def _make_sender(pool: str, client: httpx.Client | None) -> Sender:
         from wadlclient.http.httpx_sender import HttpxPools
 
         return HttpxPools()
-    from wadlclient.http.pool import ConnectionPool
-
     return ConnectionPool()
 
 
