@@ -36,12 +36,17 @@ def load(source: str, version: str | None = "1.0") -> tuple[Schema, str]:
     return Schema(app), app.root_resource_type or _DEFAULT_ROOT_TYPE
 
 
-def generate(schema: Schema, root_type: str, name: str, *, untyped: str = "str") -> Package:
+def generate(
+    schema: Schema, root_type: str, name: str, *, untyped: str = "str", nullable: bool = False
+) -> Package:
     """The files of the typed-access package ``name`` (same WADL, same bytes)."""
-    plan = plan_module(schema, root_type, untyped=ANY if untyped == "any" else "str")
+    kind = ANY if untyped == "any" else "str"
+    plan = plan_module(schema, root_type, untyped=kind, nullable=nullable)
     command = f"wadlclient stubgen SOURCE --output DIR --name {name}"
     if untyped != "str":
         command += f" --untyped {untyped}"
+    if nullable:
+        command += " --nullable"
     docs = schema.app.docs
     title = docs[0] if docs else None
     return {
@@ -79,6 +84,11 @@ def _parser() -> argparse.ArgumentParser:
         default="str",
         help="the type of fields the WADL gives no type (default str)",
     )
+    parser.add_argument(
+        "--nullable",
+        action="store_true",
+        help="type every field and link 'X | None', not only those the WADL says may be absent",
+    )
     return parser
 
 
@@ -91,7 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     version = None if args.api_version == "none" else args.api_version
     try:
         schema, root_type = load(args.source, version)
-        files = generate(schema, root_type, args.name, untyped=args.untyped)
+        files = generate(
+            schema, root_type, args.name, untyped=args.untyped, nullable=args.nullable
+        )
         package = write_package(Path(args.output), args.name, files)
     except (RestfulError, OSError) as error:
         print(f"wadlclient stubgen: {error}", file=sys.stderr)

@@ -130,6 +130,7 @@ class _Planner:
 
     schema: Schema
     untyped: str
+    nullable: bool
     names: _Names = field(default_factory=_Names)
     classes: dict[str, str] = field(default_factory=dict)  # type id -> class name
     aliases: dict[tuple[str, ...], str] = field(default_factory=dict)
@@ -232,13 +233,19 @@ class _Planner:
                 kind = self.entry_type(descriptor.link_type)
             else:
                 kind = self.value_type(param, owner)
-            if not param.required and descriptor.kind is not FieldKind.COLLECTION:
+            if self.may_be_null(param, descriptor.kind, kind):
                 kind = f"{kind} | None"
             found.append(Member(name, kind, param.doc, settable=descriptor.key in settable))
         for name in sorted(info.operations):
             if is_name(name):
                 found.append(self.operation(name, info.operations[name], owner))
         return tuple(found)
+
+    def may_be_null(self, param: Param, kind: FieldKind, python_type: str) -> bool:
+        """Whether a field's type says None: never for a collection (its link is always set)."""
+        if kind is FieldKind.COLLECTION or python_type == ANY:
+            return False
+        return self.nullable or not param.required
 
     def representation_params(self, type_id: str) -> dict[str, Param]:
         rep = self.schema.app.json_representation(type_id)
@@ -274,13 +281,18 @@ def _kinds(planner: _Planner, root_type: str) -> tuple[list[str], list[str]]:
     return entries, collections
 
 
-def plan_module(schema: Schema, root_type: str, *, untyped: str = "str") -> ModulePlan:
+def plan_module(
+    schema: Schema, root_type: str, *, untyped: str = "str", nullable: bool = False
+) -> ModulePlan:
     """The classes of a typed-access module for ``schema``, whose root resource is ``root_type``.
 
     ``untyped`` is the type of values the WADL gives no type (lazr.restful
     writes none for text, numbers and booleans alike): ``str`` or ``typing.Any``.
+    A field or link may be None where its param is not ``required``; with
+    ``nullable``, everywhere (lazr.restful marks every field of an entry
+    required, null or not).
     """
-    planner = _Planner(schema, untyped)
+    planner = _Planner(schema, untyped, nullable)
     app = schema.app
     for type_id in app.resource_types:
         rep = app.json_representation(type_id)
