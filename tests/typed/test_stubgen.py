@@ -86,7 +86,11 @@ def test_the_checked_in_package_is_what_stubgen_writes_for_the_example_service(
     for name in FILES:
         assert (generated / "cookbook_typed" / name).read_bytes() == (
             CHECKED_IN / name
-        ).read_bytes(), f"examples/cookbook_typed/{name} is out of date: run stubgen again"
+        ).read_bytes(), (
+            f"examples/cookbook_typed/{name} is out of date: with the example service on port "
+            "8080, run wadlclient stubgen http://127.0.0.1:8080/ --output examples "
+            "--name cookbook_typed"
+        )
 
 
 def test_mypy_strict_accepts_a_correct_script_and_reports_each_mistake(

@@ -173,7 +173,8 @@ class _Planner:
         return name
 
     def argument_type(self, param: Param, owner: str) -> str:
-        if param.link is not None and param.link.resource_type is not None:
+        """An entry for a link (its URL is sent), bytes for a file, else as a value."""
+        if param.type != "binary" and param.link is not None and param.link.resource_type:
             return self.entry_type(fragment_of(param.link.resource_type))
         return self.value_type(param, owner)
 
