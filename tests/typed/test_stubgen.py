@@ -96,8 +96,9 @@ def test_the_checked_in_package_is_what_stubgen_writes_for_the_example_service(
 def test_mypy_strict_accepts_a_correct_script_and_reports_each_mistake(
     generated: Path, mypy_cache: Path
 ) -> None:
-    good, bad = SCRIPTS / "typed_ok.py", SCRIPTS / "typed_mistakes.py"
-    lines = mypy(mypy_cache, generated, good, bad)
+    good, bad, rules = (SCRIPTS / name for name in ("typed_ok.py", "typed_mistakes.py",
+                                                     "typed_rules.py"))  # fmt: skip
+    lines = mypy(mypy_cache, generated, good, bad, rules)
 
     assert errors(lines, good) == []
     assert revealed(lines, good) == [
@@ -112,6 +113,20 @@ def test_mypy_strict_accepts_a_correct_script_and_reports_each_mistake(
     assert '"ServiceRoot" has no attribute "recipies"' in reported[0]
     assert 'Unsupported operand types for + ("Decimal" and "str")' in reported[1]
     assert '"Dish" has no attribute "nmae"' in reported[2]
+    marked = [n for n, line in enumerate(rules.read_text().splitlines(), 1) if "# error" in line]
+    assert sorted({int(line.split(":")[1]) for line in errors(lines, rules)}) == marked
+
+
+def test_untyped_and_nullable_choose_any_and_none(cookbook_service: Any) -> None:
+    schema, root_type = load(cookbook_service.base_url)
+    plain = generate(schema, root_type, "typed")["__init__.pyi"]
+    loose = generate(schema, root_type, "typed", untyped="any", nullable=True)["__init__.pyi"]
+
+    assert "    name: str\n" in plain and "    price: decimal.Decimal\n" in plain
+    assert "    name: typing.Any\n" in loose
+    assert "    price: decimal.Decimal | None\n" in loose
+    assert "    dish: Dish | None\n" in loose
+    assert "--untyped any --nullable" in loose
 
 
 def test_the_correct_script_runs_against_the_service(
