@@ -163,8 +163,16 @@ def _stub_header(title: str | None, command: str) -> list[str]:
     return _header(title, command, what)
 
 
-def _imports(body: str, future: bool) -> list[str]:
-    used = [name for name in _MODULES if re.search(rf"\b{name}\.", body)]
+def _types_of(plan: ModulePlan) -> str:
+    """Every type the stub writes, as one text (docstrings left out)."""
+    types = [member.type for cls in plan.classes for member in cls.members]
+    types += [arg.type for cls in plan.classes for m in cls.members for arg in m.arguments or ()]
+    return " ".join(types) + " typing.Protocol"
+
+
+def _imports(types: str, future: bool) -> list[str]:
+    """The imports of the modules ``types`` names (``datetime.date`` needs ``datetime``)."""
+    used = [name for name in _MODULES if re.search(rf"\b{name}\.", types)]
     lines = ["from __future__ import annotations", ""] if future else []
     return [*lines, *(f"import {name}" for name in used), "", "import wadlclient"]
 
@@ -179,7 +187,7 @@ def render_stub(plan: ModulePlan, title: str | None, command: str) -> str:
     blocks.append([_noqa(_CONNECT.format(plan.root)), *_CONNECT_DOC])
     blocks.append([f"def typed(root: wadlclient.ServiceRoot) -> {plan.root}:", _TYPED_DOC])
     body = "\n\n\n".join("\n".join(block) for block in blocks)
-    head = "\n".join([*_stub_header(title, command), "", *_imports(body, future=False)])
+    head = "\n".join([*_stub_header(title, command), "", *_imports(_types_of(plan), False)])
     return f"{head}\n\n{body}\n"
 
 
@@ -193,7 +201,7 @@ def render_runtime(plan: ModulePlan, title: str | None, command: str) -> str:
     lines = [
         *_header(title, command, what),
         "",
-        *_imports("typing.", future=True),
+        *_imports("typing.Any", future=True),
         "",
         "#: The names __init__.pyi declares for type checkers.",
         "_DECLARED = frozenset(",
