@@ -37,10 +37,13 @@ from wadlclient.errors import (
 )
 from wadlclient.objects import (
     Collection,
+    CollectionLike,
     Entry,
+    EntryLike,
     HostedFile,
     NamedOperation,
     Resource,
+    RootLike,
     ServiceRoot,
 )
 from wadlclient.schema import EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE
@@ -65,9 +68,11 @@ __all__ = [
     "BasicHttpAuthorizer",
     "ClientError",
     "Collection",
+    "CollectionLike",
     "Conflict",
     "Consumer",
     "Entry",
+    "EntryLike",
     "Gone",
     "HTTPCache",
     "HTTPError",
@@ -81,6 +86,7 @@ __all__ = [
     "Resource",
     "ResponseError",
     "RestfulError",
+    "RootLike",
     "ServerError",
     "ServiceRoot",
     "TransportError",

@@ -3,9 +3,10 @@
 ``wadlclient SERVICE describe`` lists the top-level collections and entries
 and the named operations of each; ``wadlclient SERVICE get URL_OR_PATH``
 prints a resource as JSON (an entry's fields, or a slice of a
-collection's entries). It is a thin layer over the public API and exists
-mostly so that a user can check credentials, caching and connectivity
-before writing a script.
+collection's entries); ``wadlclient stubgen SOURCE --output DIR --name
+MODULE`` writes a typed-access package (`wadlclient.stubgen`). It is a
+thin layer over the public API and exists mostly so that a user can check
+credentials, caching and connectivity before writing a script.
 """
 
 from __future__ import annotations
@@ -110,7 +111,12 @@ def _get(root: ServiceRoot, target: str, limit: int) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return the process exit status."""
-    args = _parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["stubgen"]:
+        from wadlclient.stubgen import main as stubgen
+
+        return stubgen(arguments[1:])
+    args = _parser().parse_args(arguments)
     if args.verbose:
         logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
         logging.getLogger("wadlclient.http").setLevel(logging.DEBUG)

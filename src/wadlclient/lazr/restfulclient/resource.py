@@ -192,7 +192,7 @@ class _RootView:
         self._root_uri = RootURI(root_url)
 
 
-class CollectionWithKeyBasedLookup(Collection):
+class CollectionWithKeyBasedLookup(Collection[Entry]):
     """A collection where ``[key]`` looks an entry up by its key (integers too).
 
     Subclasses implement ``_get_url_from_id(key)`` and may set
