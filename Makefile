@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint docs package bench bench-smoke venv clean
+.PHONY: demo test test-launchpadlib lint docs package bench bench-smoke venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m tests.lazr.launchpadlib_suite
+
+# launchpadlib's own test suite, with wadlclient installed as lazr.restfulclient.
+test-launchpadlib: $(STAMP)
+	$(BIN)/python -m tests.lazr.launchpadlib_suite
 
 docs: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site

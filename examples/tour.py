@@ -152,6 +152,21 @@ def tour_authorization() -> None:
             root.close()
 
 
+def tour_typed() -> None:
+    """Typed access: examples/cookbook_typed, written by `wadlclient stubgen` for this service."""
+    from cookbook_typed import connect  # examples/ is on sys.path when the tour runs
+
+    with run_service() as service:
+        title = "Typed access (wadlclient stubgen): the same objects, typed for mypy and editors"
+        with step(title):
+            root = connect(None, service.base_url)  # a wadlclient.ServiceRoot, typed
+            book = root.cookbooks[0]  # a Cookbook: book.price is a Decimal to mypy
+            show("book.price * 2", repr(book.price * 2))
+            show("root.recipes[0].dish.name", root.recipes[0].dish.name)
+            show("type(root)", type(root))
+            root.close()
+
+
 def main() -> int:
     for name in ("wadlclient.http", "wadlclient.objects"):
         logger = logging.getLogger(name)
@@ -167,6 +182,7 @@ def main() -> int:
         print(f"the example service listens on {service.base_url}")
         tour_client(service.base_url, cache_dir)
     tour_authorization()
+    tour_typed()
     print("\nThe tour is over.")
     return 0
 

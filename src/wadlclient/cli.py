@@ -3,9 +3,10 @@
 ``wadlclient describe SERVICE`` lists the top-level collections and entries
 and the named operations of each; ``wadlclient get SERVICE PATH`` prints a
 resource as JSON (an entry's fields, or some or all of a collection's
-entries). It is a thin layer over the public API and exists mostly so that
-a user can check credentials, caching and connectivity before writing a
-script. Whatever goes wrong, it prints one line on stderr, never a
+entries); ``wadlclient stubgen SOURCE --output DIR --name MODULE`` writes a
+typed-access package (`wadlclient.stubgen`). It is a thin layer over the
+public API and exists mostly so that a user can check credentials, caching
+and connectivity before writing a script. Whatever goes wrong, it prints one line on stderr, never a
 traceback (``--verbose`` adds one for a bug in wadlclient itself).
 
 Exit statuses (also in ``wadlclient --help``): see `EXIT_STATUSES`.
@@ -34,6 +35,7 @@ from wadlclient._version import __version__
 from wadlclient.auth import BasicHttpAuthorizer, HttpAuthorizer, OAuthAuthorizer
 from wadlclient.errors import CredentialsError, RestfulError, TransportError
 from wadlclient.objects import Collection, Entry, Resource, ServiceRoot
+from wadlclient.stubgen import command as stubgen
 
 __all__ = [
     "COMMANDS",
@@ -228,10 +230,9 @@ def _with_progress(entries: Iterable[Entry], total: int) -> Iterable[Entry]:
     return bar
 
 
-def _collection_entries(collection: Collection, limit: int, progress: bool) -> list[Entry]:
+def _collection_entries(collection: Collection[Entry], limit: int, progress: bool) -> list[Entry]:
     if limit:
-        first: list[Entry] = collection[:limit]
-        return first
+        return collection[:limit]
     entries: Iterable[Entry] = collection
     if progress:
         entries = _with_progress(entries, len(collection))
@@ -256,12 +257,14 @@ def _run_get(args: argparse.Namespace) -> int:
 
 
 GET = Command("get", "print a resource as JSON", _get_arguments, _run_get)
+STUBGEN = Command("stubgen", stubgen.HELP, stubgen.add_arguments, stubgen.run)
 
 
 #: Every command, as ``"module:NAME"`` of a `Command`, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = (
     "wadlclient.cli:DESCRIBE",
     "wadlclient.cli:GET",
+    "wadlclient.cli:STUBGEN",
 )
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .docblocks import blocks_of, doc_files, runnable_blocks
+from .docblocks import ROOT, blocks_of, doc_files, runnable_blocks
 
 RUNNER = Path(__file__).with_name("run_doc_blocks.py")
 PORT = 8080
@@ -52,7 +52,8 @@ def run_all(cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
         **os.environ,
         "HOME": str(home),
         "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
-        "PYTHONPATH": os.pathsep.join(sys.path),
+        # examples/ holds cookbook_typed, the typed-access package the documents import.
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "examples"), *sys.path]),
     }
     return subprocess.run(
         [sys.executable, str(RUNNER)],

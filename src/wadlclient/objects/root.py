@@ -3,8 +3,9 @@
 Extension points for subclasses (the lazr.restfulclient compatibility
 layer uses them): ``RESOURCE_TYPE_CLASSES`` (the classes of entries and
 collections by resource type id), `ServiceRoot.root_url_for` (the root URL
-from ``service_root`` and ``version``) and `ServiceRoot.make_transport`
-(how requests are sent).
+from ``service_root`` and ``version``), `ServiceRoot.make_transport`
+(how requests are sent), `ServiceRoot.read_schema` and
+`ServiceRoot.read_root_document` (how the WADL and the root's JSON are read).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from types import TracebackType
 from typing import Any, ClassVar
 
 from wadlclient.cache import HTTPCache
-from wadlclient.errors import ClientError, ResponseError, WADLError
+from wadlclient.errors import HTTPError, ResponseError, WADLError
 from wadlclient.http import Transport
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.session import Session
@@ -35,6 +36,7 @@ logger = logging.getLogger("wadlclient.objects")
 
 #: Answers to a WADL request after which the other WADL media type is tried.
 _NOT_ACCEPTABLE = (406, 415)
+_UNAUTHORIZED = 401
 #: The root resource type when the root's JSON does not name one, nor the WADL.
 _DEFAULT_ROOT_TYPE = "service-root"
 
@@ -42,14 +44,22 @@ CacheArgument = str | bytes | os.PathLike[str] | HTTPCache | None
 
 
 def load_schema(transport: Transport, url: str, preferred: str, cache: HTTPCache) -> Schema:
-    """GET the WADL, trying the other WADL media type once if the first fails."""
+    """GET the WADL, trying the other WADL media type once if the first fails.
+
+    A failure is an error status other than 401 (credentials, which
+    another media type cannot mend), an answer that is not WADL, or WADL
+    that cannot be read. A last error status is raised as it is, unless
+    it only refuses the media type (406, 415).
+    """
     others = [t for t in WADL_MEDIA_TYPES if t != preferred]
+    accepts = [preferred, *others[:1]]
     problems: list[str] = []
-    for accept in [preferred, *others[:1]]:
+    for attempt, accept in enumerate(accepts):
         try:
             response = transport.request("GET", url, accept=accept)
-        except ClientError as error:
-            if error.status not in _NOT_ACCEPTABLE:
+        except HTTPError as error:
+            last = attempt == len(accepts) - 1
+            if error.status == _UNAUTHORIZED or (last and error.status not in _NOT_ACCEPTABLE):
                 raise
             problems.append(f"{accept}: {error}")
             continue
@@ -111,8 +121,8 @@ class ServiceRoot(Resource):
             base_client_name=base_client_name,
         )
         try:
-            schema = load_schema(transport, url, wadl_media_type, http_cache)
-            document = transport.request("GET", url).json()
+            schema = self.read_schema(transport, url, wadl_media_type, http_cache)
+            document = self.read_root_document(transport, url)
             if not isinstance(document, dict):
                 raise ResponseError(f"{url} did not serve a JSON object for the service root")
             logger.debug("%s: the service root (application/json)", url)
@@ -154,6 +164,16 @@ class ServiceRoot(Resource):
             max_retries=max_retries,
             base_client_name=base_client_name,
         )
+
+    def read_schema(
+        self, transport: Transport, url: str, preferred: str, cache: HTTPCache
+    ) -> Schema:
+        """The service's schema: its WADL, asked for as ``preferred`` first (`load_schema`)."""
+        return load_schema(transport, url, preferred, cache)
+
+    def read_root_document(self, transport: Transport, url: str) -> Any:
+        """The root resource's JSON representation, parsed."""
+        return transport.request("GET", url).json()
 
     # -- public ------------------------------------------------------------
 
