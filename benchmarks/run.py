@@ -36,6 +36,7 @@ from benchmarks.config import (
     measured_env,
     smoke_plan,
 )
+from benchmarks.lprow import prefill as prefill_launchpadlib
 from benchmarks.services import Server, cookbook_service, free_port, launchpad_server
 
 WORKER_TIMEOUT = 600
@@ -142,6 +143,34 @@ def measure(
                 flush=True,
             )
     return benches
+
+
+def measure_row(
+    workload: Workload, clients: tuple[str, ...], servers: dict[str, Server], scratch: Path
+) -> dict[str, pyperf.Benchmark]:
+    """All samples of one row, with the servers and warm caches it needs."""
+    if workload.key == "launchpadlib":
+        return measure_launchpadlib(workload, clients, scratch)
+    caches: dict[str, Path] = {}
+    if workload.key == "warm_start":
+        base_url, caches = prefill_warm_caches(clients, scratch)
+    elif workload.service:
+        base_url = servers[workload.service].base_url
+    else:
+        base_url = "http://127.0.0.1:9/"
+    return measure(workload, clients, base_url, scratch, caches)
+
+
+def measure_launchpadlib(
+    workload: Workload, clients: tuple[str, ...], scratch: Path
+) -> dict[str, pyperf.Benchmark]:
+    """The launchpadlib row: warm each client's directory, then time with the server up."""
+    with launchpad_server(scratch) as server:
+        try:
+            directories = prefill_launchpadlib(clients, server.base_url, scratch)
+        except RuntimeError as exc:
+            raise WorkloadError(str(exc)) from exc
+        return measure(workload, clients, server.base_url, scratch, directories)
 
 
 PRIME = (
@@ -257,14 +286,7 @@ def main(argv: list[str] | None = None) -> int:
                 clients = clients_for(workload, selected)
                 print(f"{workload.key}: {workload.title}", flush=True)
                 try:
-                    caches: dict[str, Path] = {}
-                    if workload.key == "warm_start":
-                        base_url, caches = prefill_warm_caches(clients, scratch)
-                    elif workload.service:
-                        base_url = servers[workload.service].base_url
-                    else:
-                        base_url = "http://127.0.0.1:9/"
-                    benches = measure(workload, clients, base_url, scratch, caches)
+                    benches = measure_row(workload, clients, servers, scratch)
                 except WorkloadError as exc:
                     print(f"  ERROR {exc}", flush=True)
                     rows.append(report.Row(workload, {}, error=str(exc)))

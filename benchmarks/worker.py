@@ -26,6 +26,7 @@ import pyperf  # type: ignore[import-untyped]
 
 from benchmarks.clients import VERSION, Driver, make_driver
 from benchmarks.config import REPO_ROOT, SCRATCH_ROOT, measured_env
+from benchmarks.lprow import script_seconds
 
 #: Worker options forwarded when pyperf itself spawns worker processes.
 _FORWARDED = ("workload", "client", "base_url", "cache", "params")
@@ -69,6 +70,9 @@ def fresh_process_timer(
     def time_func(loops: int) -> float:
         total = 0.0
         for _ in range(loops):
+            if workload == "launchpadlib" and cache is not None:
+                total += script_seconds(client, base_url, Path(cache))
+                continue
             if cache is not None:
                 total += _child_seconds(workload, client, base_url, Path(cache))
                 continue
@@ -135,7 +139,7 @@ def main() -> None:
     params: dict[str, int] = json.loads(args.params)
     name = f"{args.workload}:{args.client}"
 
-    if args.workload in ("import", "cold_start", "script_start", "warm_start"):
+    if args.workload in ("import", "cold_start", "script_start", "warm_start", "launchpadlib"):
         runner.bench_time_func(
             name, fresh_process_timer(args.workload, args.client, args.base_url, args.cache)
         )

@@ -64,6 +64,7 @@ def _status_of(response: Any) -> int:
 class HTTPCache:
     """A directory of cached HTTP responses, safe to share between threads and processes.
 
+    ``~`` and environment variables in ``directory`` are expanded.
     ``directory=None`` makes a private temporary directory, removed at
     interpreter exit or by ``close()``. ``clock`` gives the current time
     in seconds since the epoch; tests inject one to check expiry exactly.
@@ -90,7 +91,8 @@ class HTTPCache:
             self._remove_directory = functools.partial(shutil.rmtree, path, ignore_errors=True)
             atexit.register(self._remove_directory)
         else:
-            path = os.fsdecode(os.fspath(directory))
+            # "~/.cache/x" and "$XDG_CACHE_HOME/x" mean what they mean in a shell.
+            path = os.path.expandvars(os.path.expanduser(os.fsdecode(os.fspath(directory))))
             if not path:
                 raise CacheError("the cache directory must not be an empty path")
             if os.path.exists(path) and not os.path.isdir(path):

@@ -302,7 +302,7 @@ class Transport:
                 return _from_cached(refreshed if refreshed is not None else cached, url)
             log_exchange(method, url, status, CacheOutcome.UNEXPECTED.value)
             raise UnexpectedResponseError(response, response.content)
-        error = error_for(response, response.content)
+        error = error_for(response, response.content, method)
         if error is None and 300 <= status < 400 and follow_redirects:
             # A redirect without a Location, or a 300/305: nothing to follow.
             error = UnexpectedResponseError(response, response.content)

@@ -11,6 +11,7 @@ few threads (`wadlclient.objects.prefetch`).
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Generator
 from typing import Any, NamedTuple, Protocol
 
@@ -20,6 +21,9 @@ __all__ = ["MAX_PAGES", "Page", "PageGuard", "PageSource", "PageWalker", "WalkPl
 
 #: Pages one walk follows when no page states the collection's size: a chain has to end.
 MAX_PAGES = 100_000
+
+#: An INFO line when a walk starts, with its size: a long wait is then no surprise.
+logger = logging.getLogger("wadlclient.objects")
 
 
 class Page(NamedTuple):
@@ -39,10 +43,11 @@ class Page(NamedTuple):
 
 
 class WalkPlan(NamedTuple):
-    """How a walk asks for pages: entries per page, and pages requested ahead."""
+    """How a walk asks for pages: entries per page, pages requested ahead, what to log it as."""
 
     page_size: int
     depth: int
+    name: str = "a collection"
 
 
 class PageSource(Protocol):
@@ -234,6 +239,10 @@ class PageWalker:
         entries = page.entries
         rest = page._replace(entries=[])
         del page
+        if logger.isEnabledFor(logging.INFO):
+            total = self._total if self._total is not None else rest.total
+            size = "size not stated" if total is None else f"{total} entries"
+            logger.info("walking %s: %s", plan.name, size)
         yield entries, owned
         del entries
         if not rest.next:
