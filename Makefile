@@ -1,17 +1,19 @@
 # Two commands on a fresh machine: `make demo` and `make test`.
 # Each creates .venv when missing and installs what it needs.
+# `make docs` builds the API reference (warnings are errors); `make package`
+# builds the sdist and wheel, checks them, and installs the wheel into a clean venv.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint bench bench-smoke venv clean
+.PHONY: demo test test-launchpadlib lint docs package bench bench-smoke venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,lint,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lint,bench,docs,package]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -26,7 +28,26 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m tests.lazr.launchpadlib_suite
 
+# launchpadlib's own test suite, with wadlclient installed as lazr.restfulclient.
+test-launchpadlib: $(STAMP)
+	$(BIN)/python -m tests.lazr.launchpadlib_suite
+
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
+
+# The wheel goes into a venv of its own, without the project on its path:
+# what a user who runs `pip install wadlclient` gets.
+package: $(STAMP)
+	rm -rf dist .package-check
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
+	$(PYTHON) -m venv .package-check
+	.package-check/bin/python -m pip install --quiet dist/*.whl
+	cd .package-check && bin/python -c "import wadlclient, wadlclient.cli, cookbook_service.seed; print('imports', wadlclient.__version__)"
+	.package-check/bin/wadlclient --version
+	rm -rf .package-check
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run
@@ -35,4 +56,4 @@ bench-smoke: $(STAMP)
 	$(BIN)/python -m benchmarks.run --smoke
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis site dist .package-check

@@ -123,6 +123,12 @@ class Plan:
     workloads: tuple[Workload, ...]
 
 
+LAUNCHPADLIB_TITLE = (
+    "launchpadlib script, whole process: login_anonymously on a warm cache "
+    "(Launchpad WADL), one collection read; stock vs on wadlclient"
+)
+
+
 def full_plan() -> Plan:
     """The issue-6 workloads at their real sizes, sized to finish within ten minutes."""
     services = (
@@ -138,6 +144,7 @@ def full_plan() -> Plan:
                  "fresh", None, service="10k", values=3),
         Workload("warm_start", "warm start: Launchpad WADL (1.5 MB), fresh cache, no requests",
                  "fresh", 0.1, floor=False, values=3),
+        Workload("launchpadlib", LAUNCHPADLIB_TITLE, "fresh", 0.5, floor=False, values=3),
         Workload("iterate", "iterate 10,000 entries, page size 75", "loop", 0.5,
                  service="10k", size=10_000, values=3),
         Workload("iterate_latency", "iterate 10,000 entries, page size 75, 20 ms latency",
@@ -194,6 +201,7 @@ def smoke_plan() -> Plan:
                  service="small"),
         Workload("warm_start", "warm start: Launchpad WADL (1.5 MB), fresh cache, no requests",
                  "fresh", 0.1, floor=False),
+        Workload("launchpadlib", LAUNCHPADLIB_TITLE, "fresh", 0.5, floor=False),
         Workload("iterate", "iterate 200 entries, page size 75", "loop", 0.5,
                  service="small", size=200),
         Workload("iterate_same_pages", "iterate 200 entries, every client at the server's "

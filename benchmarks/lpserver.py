@@ -2,7 +2,8 @@
 
 ``python -m benchmarks.lpserver --port N --wadl PATH`` serves ``/1.0/``:
 the WADL for an ``Accept`` naming a WADL type, JSON otherwise, both with a
-one-year ``max-age`` so a cache filled by one cold start stays fresh. The
+one-year ``max-age`` so a cache filled by one cold start stays fresh; and
+``/1.0/people``, one uncached page of five people (the launchpadlib row). The
 WADL's ``resources base`` (``https://api.launchpad.test/1.0/``) is rewritten
 to this server so both clients resolve the root resource here. The harness
 uses it only to prefill the caches; warm starts then run with it stopped, so
@@ -45,7 +46,28 @@ def root_json(wadl: bytes, base_url: str) -> bytes:
     return json.dumps(document).encode()
 
 
-def make_handler(wadl: bytes, root: bytes) -> type[BaseHTTPRequestHandler]:
+def people_page(base_url: str) -> bytes:
+    """A collection page of five person entries."""
+    names = ("ada", "alan", "grace", "edsger", "barbara")
+    entries = [
+        {
+            "self_link": f"{base_url}~{name}",
+            "resource_type_link": f"{base_url}#person",
+            "name": name,
+            "display_name": name.title(),
+        }
+        for name in names
+    ]
+    page = {
+        "total_size": len(entries),
+        "start": 0,
+        "entries": entries,
+        "resource_type_link": f"{base_url}#people",
+    }
+    return json.dumps(page).encode()
+
+
+def make_handler(wadl: bytes, root: bytes, people: bytes = b"") -> type[BaseHTTPRequestHandler]:
     """A request handler class serving ``/1.0/`` from the two bodies."""
     modified = email.utils.formatdate(time.time() - 3600, usegmt=True)
 
@@ -55,6 +77,13 @@ def make_handler(wadl: bytes, root: bytes) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             Handler.requests_served += 1
+            if self.path.split("?")[0] == "/1.0/people" and people:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(people)))
+                self.end_headers()
+                self.wfile.write(people)
+                return
             if self.path.split("?")[0] != "/1.0/":
                 self._send(404, "text/plain", b"not found\n")
                 return
@@ -96,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     base_url = f"http://127.0.0.1:{args.port}/1.0/"
     wadl = rewrite_wadl(args.wadl.read_bytes(), base_url)
-    handler = make_handler(wadl, root_json(wadl, base_url))
+    handler = make_handler(wadl, root_json(wadl, base_url), people_page(base_url))
     server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
     try:
         server.serve_forever()

@@ -38,6 +38,7 @@ from benchmarks.config import (
     measured_env,
     smoke_plan,
 )
+from benchmarks.lprow import prefill as prefill_launchpadlib
 from benchmarks.services import Server, cookbook_service, free_port, launchpad_server
 
 WORKER_TIMEOUT = 600
@@ -175,6 +176,40 @@ def count_network_work(
     return counts
 
 
+def measure_row(
+    workload: Workload, clients: tuple[str, ...], servers: dict[str, Server], scratch: Path
+) -> tuple[dict[str, pyperf.Benchmark], dict[str, report.Count]]:
+    """All samples of one row, with the servers and warm caches it needs; its network work."""
+    if workload.key == "launchpadlib":
+        return measure_launchpadlib(workload, clients, scratch), {}
+    caches: dict[str, Path] = {}
+    if workload.key in LAUNCHPAD_WARM:
+        base_url, caches = prefill_warm_caches(clients, scratch, workload.key)
+    elif workload.service:
+        base_url = servers[workload.service].base_url
+    else:
+        base_url = "http://127.0.0.1:9/"
+    benches = measure(workload, clients, base_url, scratch, caches)
+    if workload.service:
+        return benches, count_network_work(workload, clients, base_url, scratch)
+    if workload.key in LAUNCHPAD_WARM:
+        # Its server was stopped: any request would have failed the run.
+        return benches, {client: report.Count(0, 0) for client in benches}
+    return benches, {}
+
+
+def measure_launchpadlib(
+    workload: Workload, clients: tuple[str, ...], scratch: Path
+) -> dict[str, pyperf.Benchmark]:
+    """The launchpadlib row: warm each client's directory, then time with the server up."""
+    with launchpad_server(scratch) as server:
+        try:
+            directories = prefill_launchpadlib(clients, server.base_url, scratch)
+        except RuntimeError as exc:
+            raise WorkloadError(str(exc)) from exc
+        return measure(workload, clients, server.base_url, scratch, directories)
+
+
 PRIME = (
     "import wadlclient, lazr.restfulclient.resource, httpx, httpcore, h11, pyperf, "
     "benchmarks.worker, benchmarks.child, benchmarks.clients"
@@ -292,20 +327,7 @@ def main(argv: list[str] | None = None) -> int:
                 clients = clients_for(workload, selected)
                 print(f"{workload.key}: {workload.title}", flush=True)
                 try:
-                    caches: dict[str, Path] = {}
-                    if workload.key in LAUNCHPAD_WARM:
-                        base_url, caches = prefill_warm_caches(clients, scratch, workload.key)
-                    elif workload.service:
-                        base_url = servers[workload.service].base_url
-                    else:
-                        base_url = "http://127.0.0.1:9/"
-                    benches = measure(workload, clients, base_url, scratch, caches)
-                    counts = {}
-                    if workload.service:
-                        counts = count_network_work(workload, clients, base_url, scratch)
-                    elif workload.key in LAUNCHPAD_WARM:
-                        # Its server was stopped: any request would have failed the run.
-                        counts = {client: report.Count(0, 0) for client in benches}
+                    benches, counts = measure_row(workload, clients, servers, scratch)
                 except WorkloadError as exc:
                     print(f"  ERROR {exc}", flush=True)
                     rows.append(report.Row(workload, {}, error=str(exc)))

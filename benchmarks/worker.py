@@ -27,6 +27,7 @@ import pyperf  # type: ignore[import-untyped]
 
 from benchmarks.clients import VERSION, Driver, make_driver
 from benchmarks.config import REPO_ROOT, SCRATCH_ROOT, measured_env
+from benchmarks.lprow import script_seconds
 
 ITERATIONS = (
     "iterate", "iterate_latency", "iterate_same_pages", "iterate_100k",
@@ -34,7 +35,7 @@ ITERATIONS = (
 )  # fmt: skip
 
 #: Workloads timed in a new interpreter per sample (`benchmarks.child`).
-START_UPS = ("import", "cold_start", "script_start", "warm_start")
+START_UPS = ("import", "cold_start", "script_start", "warm_start", "launchpadlib")
 
 #: Worker options forwarded when pyperf itself spawns worker processes.
 _FORWARDED = ("workload", "client", "base_url", "cache", "params")
@@ -78,6 +79,9 @@ def fresh_process_timer(
     def time_func(loops: int) -> float:
         total = 0.0
         for _ in range(loops):
+            if workload == "launchpadlib" and cache is not None:
+                total += script_seconds(client, base_url, Path(cache))
+                continue
             if cache is not None:
                 total += _child_seconds(workload, client, base_url, Path(cache))
                 continue

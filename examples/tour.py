@@ -1,8 +1,9 @@
 """A tour of wadlclient against the cookbook example service (``make demo``).
 
-Each step prints what the program does, what it got, and the HTTP
-exchanges the client logged for it (logger ``wadlclient.http``), so the
-lazy fetching, paging and caching rules can be watched on the wire.
+Each step prints what the program does, what it got, and what the client
+logged for it (the HTTP exchanges on ``wadlclient.http``, what they were
+for on ``wadlclient.objects``), so the lazy fetching, paging and caching
+rules can be watched on the wire.
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ def tour_client(base_url: str, cache_dir: str) -> None:
         for recipe in recipes[1:7:2]:
             show(f"recipe {recipe.id}", recipe.instructions[:50])
 
+    with step("A for loop walks every page (big pages, the next ones fetched ahead)"):
+        show("dishes, in order", ", ".join(dish.name for dish in root.dishes))
+
     with step("Linked entries and scoped collections are lazy too"):
         recipe = recipes[0]
         dish = recipe.dish
@@ -103,7 +107,7 @@ def tour_client(base_url: str, cache_dir: str) -> None:
         book.lp_refresh()
         show("description", book.description)
 
-    with step("Index beyond the end: IndexError, with the message of the SPEC"):
+    with step("Index beyond the end: IndexError, with the message of a Python list"):
         try:
             root.cookbooks.find_recipes(search="e")[1000]
         except IndexError as error:
@@ -148,12 +152,29 @@ def tour_authorization() -> None:
             root.close()
 
 
+def tour_typed() -> None:
+    """Typed access: examples/cookbook_typed, written by `wadlclient stubgen` for this service."""
+    from cookbook_typed import connect  # examples/ is on sys.path when the tour runs
+
+    with run_service() as service:
+        title = "Typed access (wadlclient stubgen): the same objects, typed for mypy and editors"
+        with step(title):
+            root = connect(None, service.base_url)  # a wadlclient.ServiceRoot, typed
+            book = root.cookbooks[0]  # a Cookbook: book.price is a Decimal to mypy
+            show("book.price * 2", repr(book.price * 2))
+            show("root.recipes[0].dish.name", root.recipes[0].dish.name)
+            show("type(root)", type(root))
+            root.close()
+
+
 def main() -> int:
-    logger = logging.getLogger("wadlclient.http")
-    logger.setLevel(logging.DEBUG)
-    logger.addHandler(_LOG)
+    for name in ("wadlclient.http", "wadlclient.objects"):
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.DEBUG)
+        logger.addHandler(_LOG)
     print(f"wadlclient {wadlclient.__version__}: a tour against the cookbook example service")
-    print("Under each step, 'log:' shows the client's request log (logger wadlclient.http).")
+    print("Under each step, 'log:' shows the client's log (loggers wadlclient.http and")
+    print("wadlclient.objects: the requests, and what they were for).")
     print("'(cache: fresh)' means the cache answered and nothing was sent; 'revalidated'")
     print("means a conditional GET got 304; 'stored'/'replaced' mean a full answer was cached;")
     print("'miss' means a full answer the cache could not reuse (a collection page has no ETag).")
@@ -161,6 +182,7 @@ def main() -> int:
         print(f"the example service listens on {service.base_url}")
         tour_client(service.base_url, cache_dir)
     tour_authorization()
+    tour_typed()
     print("\nThe tour is over.")
     return 0
 

@@ -62,8 +62,11 @@ LAYERS: dict[str, Rule] = {
     # a service's schema, then the objects a caller works with
     SCHEMA: Rule((*BOTTOM, WADL, CACHE, SCHEMA)),
     "wadlclient.objects": Rule((*BOTTOM, *OBJECTS)),
+    # typed access: reads a service's schema, writes a package (wadlclient.stubgen)
+    "wadlclient.stubgen": Rule((*BOTTOM, WADL, SCHEMA, "wadlclient.objects", "wadlclient.stubgen")),
     # top: may import anything of wadlclient
     "wadlclient.lazr": Rule(("wadlclient",)),
+    "wadlclient.lazr_compat": Rule(("wadlclient",)),
     "wadlclient.cli": Rule(("wadlclient",)),
     "wadlclient.__init__": Rule(("wadlclient",)),
 }

@@ -274,6 +274,38 @@ def _check_timestamp(params: Mapping[str, str], required: bool, challenge: str) 
         raise AuthenticationFailed("oauth_nonce missing", challenge)
 
 
+class NonceStore:
+    """The nonces of HMAC-signed requests seen inside the timestamp window: a replay is refused.
+
+    Kept per (consumer, token, timestamp, nonce), as RFC 5849 section 3.3
+    asks; entries older than the window are dropped, since a request that
+    old fails the timestamp check anyway.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str, str, str], int] = {}
+        self._next_sweep = 0.0
+
+    def first_use(self, consumer_key: str, token_key: str, stamp: str, nonce: str) -> bool:
+        """Record a nonce; False when it was already used with this timestamp."""
+        now = time.time()
+        key = (consumer_key, token_key, stamp, nonce)
+        with self._lock:
+            if now >= self._next_sweep:
+                oldest = now - TIMESTAMP_WINDOW
+                self._seen = {k: t for k, t in self._seen.items() if t >= oldest}
+                self._next_sweep = now + 60
+            if key in self._seen:
+                return False
+            self._seen[key] = int(stamp) if stamp.isdigit() else int(now)
+            return True
+
+
+#: The nonces this process has accepted.
+NONCES = NonceStore()
+
+
 def authenticate(
     consumer_key: str,
     token_key: str,
@@ -327,6 +359,10 @@ def authenticate(
         valid = bool(url) and oauth_signature.verify_hmac_sha1(request, secret, token_secret)
     if not valid:
         raise AuthenticationFailed(f"bad signature from consumer {consumer_key!r}", challenge)
+    if method_name != "PLAINTEXT" and not NONCES.first_use(
+        consumer_key, token_key, params.get("oauth_timestamp", ""), params.get("oauth_nonce", "")
+    ):
+        raise AuthenticationFailed("oauth_nonce already used: a replayed request", challenge)
     return Principal(consumer_key, access, "OAuth")
 
 

@@ -56,10 +56,21 @@ __all__ = [
     "Journal",
     "JournalEntry",
     "RunningService",
+    "ServerExtraMissing",
     "cookbook_service",
     "cookbook_service_factory",
     "run_service",
 ]
+
+
+class ServerExtraMissing(ModuleNotFoundError):
+    """The service's own dependencies (uvicorn, Starlette) are not installed."""
+
+
+#: What to do about it, in one line.
+SERVER_EXTRA_HINT = (
+    "the cookbook example service needs the [server] extra: pip install 'wadlclient[server]'"
+)
 
 
 class RunningService:
@@ -114,10 +125,13 @@ def run_service(
 ) -> Iterator[RunningService]:
     """Serve the example service on 127.0.0.1 in a background thread."""
     # Imported here so that the plugin loads where the [server] extra is absent.
-    import uvicorn
+    try:
+        import uvicorn
 
-    from cookbook_service.app import ServiceConfig, create_app
-    from cookbook_service.store import Store
+        from cookbook_service.app import ServiceConfig, create_app
+        from cookbook_service.store import Store
+    except ImportError as error:
+        raise ServerExtraMissing(f"{SERVER_EXTRA_HINT} ({error})") from None
 
     config = ServiceConfig(auth=auth, page_size=page_size, latency_ms=latency_ms)
     store = Store(db, seed_recipes=seed_recipes)
@@ -173,6 +187,18 @@ _DEFAULTS: dict[str, Any] = {
 }
 
 
+def _require_server_extra() -> None:
+    """Fail the test with a one-line hint (no traceback) when uvicorn or Starlette is missing."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as error:
+        missing = f"{SERVER_EXTRA_HINT} ({error})"
+    else:
+        return
+    pytest.fail(missing, pytrace=False)
+
+
 class _ServicePool:
     """Session-wide servers, one per option set."""
 
@@ -187,6 +213,7 @@ class _ServicePool:
         key = tuple(sorted({**_DEFAULTS, **options}.items()))
         service = self._services.get(key)
         if service is None:
+            _require_server_extra()
             manager = run_service(**options)
             service = manager.__enter__()
             self._exits.append(partial(manager.__exit__, None, None, None))

@@ -37,13 +37,28 @@ from wadlclient.errors import (
 )
 from wadlclient.objects import (
     Collection,
+    CollectionLike,
     Entry,
+    EntryLike,
     HostedFile,
     NamedOperation,
     Resource,
+    RootLike,
     ServiceRoot,
 )
 from wadlclient.schema import EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE
+
+
+def install_as_lazr_restfulclient() -> None:
+    """Make ``lazr.restfulclient`` (and launchpadlib above it) run on wadlclient, in this process.
+
+    Call it before launchpadlib or lazr.restfulclient is imported; calling
+    it again does nothing. See docs/lazr-compat.md.
+    """
+    from wadlclient.lazr import install
+
+    install()
+
 
 __all__ = [
     "EXAMPLE_WADL_MEDIA_TYPE",
@@ -53,9 +68,11 @@ __all__ = [
     "BasicHttpAuthorizer",
     "ClientError",
     "Collection",
+    "CollectionLike",
     "Conflict",
     "Consumer",
     "Entry",
+    "EntryLike",
     "Gone",
     "HTTPCache",
     "HTTPError",
@@ -69,10 +86,12 @@ __all__ = [
     "Resource",
     "ResponseError",
     "RestfulError",
+    "RootLike",
     "ServerError",
     "ServiceRoot",
     "TransportError",
     "Unauthorized",
     "WADLError",
     "__version__",
+    "install_as_lazr_restfulclient",
 ]

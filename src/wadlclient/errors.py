@@ -2,9 +2,10 @@
 
 The class names match lazr.restfulclient's so that scripts catching
 ``lazr.restfulclient.errors.NotFound`` move over by changing an import.
-An ``HTTPError`` keeps the response and its body for the curious, but its
-``str()`` is only the status line: bodies may echo request data, and an
-exception message ends up in logs.
+An ``HTTPError`` keeps the response and its whole body; its ``str()`` is
+one line that starts with the status line and then names the request and
+the first line of what the server said (cut short: an exception message
+ends up in logs, and a body may be long).
 """
 
 from __future__ import annotations
@@ -98,16 +99,22 @@ class CacheError(RestfulError):
     """The cache directory cannot be used as asked (for example, not a directory)."""
 
 
+#: The most characters of the server's message that ``str(error)`` shows.
+_MESSAGE_LIMIT = 200
+
+
 class HTTPError(RestfulError):
     """The server answered with a status that is an error (or unexpected).
 
     ``response`` is the transport's response (``status``, ``reason``,
-    ``headers``), ``content`` its body as bytes.
+    ``headers``, ``url``), ``content`` its body as bytes, ``method`` the
+    request's method when the raiser knew it.
     """
 
-    def __init__(self, response: object, content: bytes = b"") -> None:
+    def __init__(self, response: object, content: bytes = b"", *, method: str = "") -> None:
         self.response = response
         self.content = content
+        self.method = method
         status = getattr(response, "status", 0)
         self.status: int = int(status) if isinstance(status, (int, str)) else 0
         reason = getattr(response, "reason", "") or ""
@@ -125,8 +132,30 @@ class HTTPError(RestfulError):
         headers = getattr(self.response, "headers", None)
         return headers if headers is not None else {}
 
+    @property
+    def url(self) -> str:
+        """The URL that answered (empty when the response does not say)."""
+        url = getattr(self.response, "url", "")
+        return url if isinstance(url, str) else ""
+
+    def server_message(self) -> str:
+        """The first non-blank line of the body, cut to a log-friendly length ("" if none)."""
+        content_type = str(self.headers.get("content-type", "")).lower()
+        if "html" in content_type or not isinstance(self.content, bytes):
+            return ""
+        text = self.content[: _MESSAGE_LIMIT * 4].decode("utf-8", "replace")
+        line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+        if len(line) > _MESSAGE_LIMIT:
+            line = line[: _MESSAGE_LIMIT - 3].rstrip() + "..."
+        return line
+
     def __str__(self) -> str:
-        return f"HTTP Error {self.status}: {self.reason}"
+        text = f"HTTP Error {self.status}: {self.reason}"
+        request = " ".join(part for part in (self.method, self.url) if part)
+        if request:
+            text += f" ({request})"
+        message = self.server_message()
+        return f"{text}: {message}" if message else text
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.status}, {self.reason!r})"
@@ -183,7 +212,7 @@ _BY_STATUS: dict[int, type[HTTPError]] = {
 }
 
 
-def error_for(response: object, content: bytes = b"") -> HTTPError | None:
+def error_for(response: object, content: bytes = b"", method: str = "") -> HTTPError | None:
     """Return the exception for an error response, or None for a 1xx-3xx one."""
     status = int(getattr(response, "status", 0) or 0)
     if status < 400:
@@ -191,4 +220,4 @@ def error_for(response: object, content: bytes = b"") -> HTTPError | None:
     cls = _BY_STATUS.get(status)
     if cls is None:
         cls = ClientError if status < 500 else ServerError
-    return cls(response, content)
+    return cls(response, content, method=method)

@@ -13,7 +13,9 @@ immutable.
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -23,6 +25,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from wadlclient.cache import HTTPCache
+from wadlclient.errors import WADLError
 from wadlclient.wadl import (
     Application,
     Method,
@@ -215,10 +218,15 @@ def _info_from_representation(
 
 
 class Schema:
-    """A WADL model plus memoised per-type descriptors; shared by roots and threads."""
+    """A WADL model plus memoised per-type descriptors; shared by roots and threads.
 
-    def __init__(self, app: Application) -> None:
+    ``rebuild`` (given for a model loaded from the cache) parses the WADL
+    again: a persisted model found damaged at a lookup is replaced once.
+    """
+
+    def __init__(self, app: Application, rebuild: Callable[[], Application] | None = None) -> None:
         self.app = app
+        self._rebuild = rebuild
         self._lock = threading.Lock()
         self._types: dict[str, TypeInfo] = {}
         self._representations: dict[str, TypeInfo] = {}
@@ -229,19 +237,38 @@ class Schema:
         info = self._types.get(type_id)
         if info is not None:
             return info
+        try:
+            info = self._type_info(type_id)
+        except WADLError:
+            if not self._rebuilt():
+                raise
+            info = self._type_info(type_id)
+        with self._lock:
+            return self._types.setdefault(type_id, info)
+
+    def _rebuilt(self) -> bool:
+        """Replace a model loaded from the cache by the WADL parsed again (once)."""
+        with self._lock:
+            rebuild, self._rebuild = self._rebuild, None
+            if rebuild is None:
+                return False
+            self.app = rebuild()
+            self._types.clear()
+            self._representations.clear()
+            return True
+
+    def _type_info(self, type_id: str) -> TypeInfo:
         rtype = self.app.resource_types.get(type_id)
         operations: Mapping[str, Method] = dict(rtype.named_operations) if rtype else {}
         rep = self.app.json_representation(type_id)
-        info = _info_from_representation(type_id, rep, operations)
-        with self._lock:
-            return self._types.setdefault(type_id, info)
+        return _info_from_representation(type_id, rep, operations)
 
     def result_info(self, method: Method) -> TypeInfo | None:
         """Descriptors of the JSON representation a named operation answers."""
         for rep in method.response_representations():
             try:
                 resolved = self.app.resolve(rep)
-            except KeyError:
+            except WADLError:
                 continue
             if resolved.media_type != JSON_MEDIA_TYPE:
                 continue
@@ -300,6 +327,34 @@ def _persists(content: bytes, cache: HTTPCache | None) -> bool:
     )
 
 
+def _model_index_name(url: str) -> str:
+    """The blob naming the digest of the model last stored for ``url``."""
+    import hashlib
+
+    return "wadl-index-" + hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _store_model(store: HTTPCache, url: str, digest: str, app: Application) -> None:
+    """Persist a model, and remove the one an older WADL of the same URL left."""
+    from wadlclient.wadl.store import dump_model
+
+    store.put_blob(f"wadl-model-{digest}", dump_model(app))
+    index = _model_index_name(url)
+    previous = store.get_blob(index)
+    if previous is not None and previous != digest.encode("ascii"):
+        with contextlib.suppress(ValueError):
+            store.delete_blob("wadl-model-" + previous.decode("ascii", "replace"))
+    if previous != digest.encode("ascii"):
+        store.put_blob(index, digest.encode("ascii"))
+
+
+def _reparse(content: bytes, url: str, store: HTTPCache, digest: str) -> Application:
+    """The model parsed again from the WADL, replacing a damaged persisted one."""
+    app = parse_wadl(content, url)
+    _store_model(store, url, digest, app)
+    return app
+
+
 def schema_for(content: bytes, url: str, cache: HTTPCache | None) -> Schema:
     """The schema of a WADL document, parsed once per process and once per cache.
 
@@ -311,29 +366,34 @@ def schema_for(content: bytes, url: str, cache: HTTPCache | None) -> Schema:
     enough to parse faster than its model pays back
     (`MODEL_PERSIST_MIN_BYTES`). A persisted model that is missing,
     damaged, foreign or made for another URL is ignored and replaced; a
-    changed document has another digest, so an old model is never used.
+    changed document has another digest, so an old model is never used,
+    and is removed when the new one is stored. A model that proves damaged
+    at a lookup is rebuilt from the WADL.
     """
     digest = wadl_digest(content)
     key = (url, digest)
     blob_name = f"wadl-model-{digest}"
     store = cache if cache is not None and _persists(content, cache) else None
-    if store is not None:
-        from wadlclient.wadl.store import dump_model, load_model
     schema = SCHEMAS.get(key)
     if schema is not None:
         if store is not None and not store.has_blob(blob_name):
-            store.put_blob(blob_name, dump_model(schema.app))
+            _store_model(store, url, digest, schema.app)
         return schema
     app = None
+    rebuild = None
     if store is not None:
+        from wadlclient.wadl.store import load_model
+
         blob = store.get_blob(blob_name)
         app = load_model(blob) if blob is not None else None
         if app is not None and app.url != url:
             app = None
+        if app is not None:
+            rebuild = functools.partial(_reparse, content, url, store, digest)
     if app is None:
         app = parse_wadl(content, url)
         if store is not None:
-            store.put_blob(blob_name, dump_model(app))
-    schema = Schema(app)
+            _store_model(store, url, digest, app)
+    schema = Schema(app, rebuild)
     SCHEMAS.put(key, schema)
     return schema

@@ -19,7 +19,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
 def test_describe_lists_collections_entries_and_operations(
     cookbook_service: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, described, _ = run(capsys, cookbook_service.base_url, "describe")
+    status, described, _ = run(capsys, "describe", cookbook_service.base_url)
 
     assert status == 0
     assert set(described["collections"]) == {"recipes", "dishes", "cookbooks"}
@@ -30,7 +30,7 @@ def test_describe_lists_collections_entries_and_operations(
 def test_get_prints_a_slice_of_a_collection_with_its_size(
     cookbook_service: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, page, _ = run(capsys, cookbook_service.base_url, "get", "recipes", "--limit", "2")
+    status, page, _ = run(capsys, "get", cookbook_service.base_url, "recipes", "--limit", "2")
 
     assert status == 0
     assert len(page["entries"]) == 2
@@ -41,11 +41,11 @@ def test_get_prints_a_slice_of_a_collection_with_its_size(
 def test_get_of_a_missing_entry_exits_1_with_the_status_line(
     cookbook_service: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, printed, err = run(capsys, cookbook_service.base_url, "get", "cookbooks/No%20such")
+    status, printed, err = run(capsys, "get", cookbook_service.base_url, "cookbooks/No%20such")
 
     assert status == 1
     assert printed is None
-    assert err.strip() == "wadlclient: HTTP Error 404: Not Found"
+    assert err.strip().startswith("wadlclient: HTTP Error 404: Not Found (GET ")
 
 
 def test_basic_credentials_come_from_the_environment(
@@ -57,7 +57,7 @@ def test_basic_credentials_come_from_the_environment(
     service.add_user("cli-user", "cli-password")
     monkeypatch.setenv("WADLCLIENT_PASSWORD", "cli-password")
 
-    status, _, _ = run(capsys, service.base_url, "--basic", "cli-user", "describe")
+    status, _, _ = run(capsys, "describe", service.base_url, "--basic", "cli-user")
 
     assert status == 0
     assert [e.auth_scheme for e in service.journal.entries()] == ["Basic", "Basic"]

@@ -352,6 +352,7 @@ def make_transport(sleeps: Sleeps, pool_kind: str) -> Iterator[Callable[..., Tra
         options.setdefault("max_retries", 6)
         options.setdefault("base_client_name", "")
         options.setdefault("sleep", sleeps)
+        options.setdefault("jitter", lambda backoff: backoff)  # the backoff itself: exact sleeps
         transport = Transport(**options)
         made.append(transport)
         return transport

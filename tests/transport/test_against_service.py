@@ -71,14 +71,14 @@ def test_missing_credentials_raise_unauthorized_once(cookbook_service_factory, m
     with pytest.raises(Unauthorized) as caught:
         transport.request("GET", service.url("recipes"))
 
-    assert str(caught.value) == "HTTP Error 401: Unauthorized"
+    assert str(caught.value).startswith("HTTP Error 401: Unauthorized (GET http://127.0.0.1:")
     assert [e.status for e in journal(service, 1)] == [401]
 
 
 def test_a_missing_entry_raises_not_found(cookbook_service, make_transport):
     transport = make_transport()
 
-    with pytest.raises(NotFound, match=r"^HTTP Error 404: Not Found$"):
+    with pytest.raises(NotFound, match=r"^HTTP Error 404: Not Found \(GET http://.*/1.0/recipes/99999\)"):
         transport.request("GET", cookbook_service.url("recipes/99999"))
 
 
@@ -133,7 +133,7 @@ def test_after_a_patch_the_cache_holds_the_209_representation(
 def test_a_stale_if_match_raises_precondition_failed(cookbook_service, make_transport):
     transport = make_transport()
 
-    with pytest.raises(PreconditionFailed, match=r"^HTTP Error 412: Precondition Failed$"):
+    with pytest.raises(PreconditionFailed, match=r"^HTTP Error 412: Precondition Failed \(PATCH http://.*/1.0/recipes/1\)"):
         transport.request(
             "PATCH",
             cookbook_service.url("recipes/1"),

@@ -38,8 +38,8 @@ def test_an_error_exchange_is_logged_before_it_is_raised(scripted, make_transpor
     assert _messages(caplog) == [f"DELETE {url} -> 404 (cache: none)"]
 
 
-def test_retries_are_logged_at_info(scripted, make_transport, caplog):
-    caplog.set_level(logging.INFO, logger=LOGGER)
+def test_retries_are_logged_at_warning(scripted, make_transport, caplog):
+    caplog.set_level(logging.WARNING, logger=LOGGER)
     transport = make_transport()
     url = scripted.url + "/flaky/logged?fail=1"
 
@@ -64,7 +64,7 @@ def test_no_log_line_holds_the_authorization_value_or_the_body(
     scripted, make_transport, recording_authorizer, caplog
 ):
     caplog.set_level(logging.DEBUG)
-    transport = make_transport(authorizer=recording_authorizer)
+    transport = make_transport(authorizer=recording_authorizer, retry_methods={"POST"})
 
     transport.request(
         "POST",

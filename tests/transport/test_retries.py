@@ -91,8 +91,8 @@ def test_an_unreadable_retry_after_falls_back_to_backoff(scripted, make_transpor
     assert sleeps.delays == [0, 1]
 
 
-def test_a_post_answered_503_is_retried_like_lazr(scripted, make_transport):
-    transport = make_transport()
+def test_a_post_answered_503_is_retried_when_the_caller_opts_in(scripted, make_transport):
+    transport = make_transport(retry_methods={"GET", "POST"})
 
     transport.request("POST", scripted.url + "/flaky/post?fail=1", body=b"x=1")
 

@@ -98,6 +98,8 @@ def _modify(ctx: Context, call: Call, render: Renderer, entry_type: EntryType, r
         changes = json.loads(call.body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
         raise Problem(400, f"The body is not valid JSON: {error}.") from None
+    except RecursionError:
+        raise Problem(400, "The body is not valid JSON: it is nested too deeply.") from None
     if not isinstance(changes, dict):
         raise Problem(400, "The body must be a JSON object of the fields to change.")
     columns, errors = _validate_changes(ctx, render, entry_type, current, changes)

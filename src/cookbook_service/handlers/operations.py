@@ -126,7 +126,7 @@ def _find_for_cuisine(
 
 
 def _create(ctx: Context, call: Call, render: Renderer, args: Args, row: Row | None) -> Answer:
-    name = str(args["name"]).strip()
+    name = str(args["name"])
     check_name_or_problem(name)
     values: dict[str, object] = {
         "name": name,

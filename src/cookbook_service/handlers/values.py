@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any
@@ -41,11 +42,35 @@ def date_value(value: Any) -> str:
         raise ValueError("Value doesn't look like a date.") from None
 
 
+def check_text(value: str) -> str:
+    """A string the store can keep and search: no NUL, no lone surrogate; ValueError if not."""
+    if "\x00" in value:
+        raise ValueError("Text may not contain a NUL character.")
+    if any("\ud800" <= char <= "\udfff" for char in value):
+        raise ValueError("Text may not contain a lone surrogate (it is not valid Unicode).")
+    return value
+
+
 def check_name(name: str) -> None:
+    """A cookbook name must be servable as a URL segment: ValueError if it is not."""
     if not name:
         raise ValueError("A cookbook's name may not be empty.")
     if len(name) > MAX_NAME_LENGTH:
         raise ValueError(f"A cookbook's name may be at most {MAX_NAME_LENGTH} characters long.")
+    check_text(name)
+    if name in (".", ".."):
+        raise ValueError(f"A cookbook may not be named {name!r}.")
+    if name != name.strip():
+        raise ValueError("A cookbook's name may not begin or end with whitespace.")
+    if any(unicodedata.category(char) == "Cc" for char in name):
+        raise ValueError("A cookbook's name may not contain control characters.")
+
+
+def check_price(name: str, amount: Decimal) -> Decimal:
+    """Prices are never negative."""
+    if name == "price" and amount < 0:
+        raise ValueError("A price may not be negative.")
+    return amount
 
 
 def check_name_or_problem(name: str) -> None:
@@ -72,13 +97,14 @@ def field_value(store: Store, render: Renderer, spec: Field, value: Any) -> tupl
             raise ValueError(
                 f'Invalid value "{value}". Acceptable values are: {", ".join(spec.options)}'
             )
-        if spec.name in ("name", "description"):
+        check_text(value)
+        if spec.name == "description":
             value = value.strip()
         if spec.name == "name":
             check_name(value)
         return spec.name, value
     if spec.kind == "decimal":
-        return spec.name, str(decimal(value))
+        return spec.name, str(check_price(spec.name, decimal(value)))
     if spec.kind == "datetime":
         return spec.name, None if value is None else date_value(value)
     if spec.kind == "link":
@@ -112,7 +138,7 @@ def decode_arg(param: Param, value: FormValue) -> object:
             return raw
         try:
             decoded = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             decoded = None
         if isinstance(decoded, str) and decoded in param.options:
             return decoded
@@ -121,14 +147,14 @@ def decode_arg(param: Param, value: FormValue) -> object:
         )
     try:
         decoded = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         decoded = raw
     if param.kind == "string":
-        return decoded if isinstance(decoded, str) else raw
+        return check_text(decoded if isinstance(decoded, str) else raw)
     if param.kind == "decimal":
         if isinstance(decoded, bool) or not isinstance(decoded, (int, float)):
             raise ValueError(f"got {raw!r}, expected a JSON number.")
-        return decimal(decoded)
+        return check_price(param.name, decimal(decoded))
     if param.kind == "datetime":
         return date_value(decoded)
     return decoded

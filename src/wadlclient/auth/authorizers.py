@@ -300,6 +300,7 @@ class OAuthAuthorizer(HttpAuthorizer):
             oauth_realm=oauth_realm,
             signature_method=signature_method,
         )
+        path = _expanded(path)
         try:
             with open(path, encoding="utf-8") as readable:
                 values = read_credentials(readable, os.fspath(path))
@@ -328,7 +329,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         The file is written beside the target and renamed over it, so a
         reader sees the old file or the new one, never half of either.
         """
-        target = os.fspath(path)
+        target = _expanded(path)
         write_private(target, self._credentials_text(target))
 
     def _credentials_text(self, name: str) -> str:
@@ -352,3 +353,6 @@ class OAuthAuthorizer(HttpAuthorizer):
         )
 
 
+def _expanded(path: str | os.PathLike[str]) -> str:
+    """``path`` with ``~`` and environment variables expanded, as a shell would."""
+    return os.path.expandvars(os.path.expanduser(os.fspath(path)))

@@ -11,9 +11,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import io
 import logging
 import os
 import re
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -35,6 +37,10 @@ logger = logging.getLogger("wadlclient.cache")
 
 #: Temporary files start with a dot; ``cache_file_name`` never does.
 _TEMP_PREFIX = ".wadlclient-tmp-"
+#: A temporary file older than this was left by a process that died mid-write.
+STALE_TEMP_SECONDS = 600.0
+#: Opening never waits (a FIFO planted in the directory) nor follows a link out of it.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
 #: Blob names: no comma (every cache file name has one before its digest),
 #: no leading dot (temporary files), nothing a file system could object to.
 _BLOB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}", re.ASCII)
@@ -59,6 +65,7 @@ def _status_of(response: Any) -> int:
 class HTTPCache:
     """A directory of cached HTTP responses, safe to share between threads and processes.
 
+    ``~`` and environment variables in ``directory`` are expanded.
     ``directory=None`` makes a private temporary directory, removed at
     interpreter exit or by ``close()``. ``clock`` gives the current time
     in seconds since the epoch; tests inject one to check expiry exactly.
@@ -94,7 +101,8 @@ class HTTPCache:
             self._remove_directory = functools.partial(shutil.rmtree, path, ignore_errors=True)
             atexit.register(self._remove_directory)
         else:
-            path = os.fsdecode(os.fspath(directory))
+            # "~/.cache/x" and "$XDG_CACHE_HOME/x" mean what they mean in a shell.
+            path = os.path.expandvars(os.path.expanduser(os.fsdecode(os.fspath(directory))))
             if not path:
                 raise CacheError("the cache directory must not be an empty path")
             if os.path.exists(path) and not os.path.isdir(path):
@@ -105,6 +113,7 @@ class HTTPCache:
                 raise CacheError(
                     f"cannot create cache directory {path!r}: {error.strerror or error}"
                 ) from error
+            _remove_stale_temporaries(path, time.time())
         # Joined as strings on the hot paths: pathlib interns every path part,
         # and a walk over a big collection would intern one name per page.
         self._directory = path
@@ -256,7 +265,7 @@ class HTTPCache:
             return None
         path = self._path(_blob_file_name(name))
         try:
-            with open(path, "rb") as file:
+            with _open_regular(path) as file:
                 return file.read()
         except (OSError, ValueError) as error:
             logger.debug("cache blob not read: %s: %s", name, type(error).__name__)
@@ -273,6 +282,11 @@ class HTTPCache:
             return
         if self._write(_blob_file_name(name), data):
             logger.debug("cache blob write: %s (%d bytes)", name, len(data))
+
+    def delete_blob(self, name: str) -> None:
+        """Remove the blob ``name`` if it is stored."""
+        if not self._closed:
+            self._unlink(_blob_file_name(name))
 
     def flush(self) -> None:
         """Write every response file still waiting for the background writer."""
@@ -324,7 +338,7 @@ class HTTPCache:
                     raise FileNotFoundError(name)
                 head, _, body = data.partition(b"\r\n\r\n")
                 return parse(head, body)
-        with open(self._path(name), "rb", buffering=0) as file:
+        with _open_regular(self._path(name)) as file:
             return read(file)
 
     def _write(self, name: str, data: bytes) -> bool:
@@ -387,3 +401,29 @@ def _write_all(descriptor: int, data: bytes) -> None:
 def _remove_quietly(path: str | os.PathLike[str]) -> None:
     with contextlib.suppress(OSError, ValueError):
         os.unlink(path)
+
+
+def _open_regular(path: str) -> io.FileIO:
+    """A cache file opened for reading: never blocking, and only when it is a regular file."""
+    descriptor = os.open(path, _OPEN_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return io.FileIO(descriptor, "rb")
+
+
+def _remove_stale_temporaries(directory: str, now: float) -> None:
+    """Remove temporary files that processes killed mid-write left behind."""
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if not entry.name.startswith(_TEMP_PREFIX):
+                    continue
+                with contextlib.suppress(OSError):
+                    if now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS:
+                        os.unlink(entry.path)
+    except OSError:
+        return

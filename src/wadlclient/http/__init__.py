@@ -8,13 +8,28 @@ One DEBUG line per exchange goes to the ``wadlclient.http`` logger.
 docs/architecture.md says what each module decides and why.
 """
 
-from wadlclient.http.models import DEFAULT_TIMEOUT, HTTPResponse, Request, Response, Timeout
+from wadlclient.http.models import (
+    DEFAULT_DEADLINE,
+    DEFAULT_MAX_BODY,
+    DEFAULT_TIMEOUT,
+    HTTPResponse,
+    Request,
+    Response,
+    Timeout,
+)
+from wadlclient.http.retry import RETRY_METHODS
 from wadlclient.http.sender import Sender
 from wadlclient.http.transport import Transport
+from wadlclient.http.wire import BodyTooLarge, InvalidURL
 
 __all__ = [
+    "DEFAULT_DEADLINE",
+    "DEFAULT_MAX_BODY",
     "DEFAULT_TIMEOUT",
+    "RETRY_METHODS",
+    "BodyTooLarge",
     "HTTPResponse",
+    "InvalidURL",
     "Request",
     "Response",
     "Sender",

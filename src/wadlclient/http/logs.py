@@ -1,4 +1,4 @@
-"""The ``wadlclient.http`` log: one DEBUG line per exchange and redirect, INFO per retry.
+"""The ``wadlclient.http`` log: one DEBUG line per exchange and redirect, WARNING per retry.
 
 Header values and bodies are never logged.
 """

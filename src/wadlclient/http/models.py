@@ -9,13 +9,22 @@ from typing import Any, NamedTuple
 from wadlclient.errors import ResponseError
 from wadlclient.headers import Headers
 
-__all__ = ["DEFAULT_TIMEOUT", "HTTPResponse", "Request", "Response", "Timeout"]
+__all__ = [
+    "DEFAULT_DEADLINE",
+    "DEFAULT_MAX_BODY",
+    "DEFAULT_TIMEOUT",
+    "HTTPResponse",
+    "Request",
+    "Response",
+    "Timeout",
+]
 
 
 class Timeout(NamedTuple):
-    """Seconds allowed to open a connection, and to send or wait for (each part of) the answer.
+    """Seconds allowed to open a connection, and to send the request and receive the whole answer.
 
-    None means no limit.
+    ``read`` bounds the whole answer, not each read of it: a server that
+    drips one byte a second cannot keep a call alive. None means no limit.
     """
 
     connect: float | None
@@ -38,6 +47,10 @@ class Timeout(NamedTuple):
 
 #: Used when the caller passes ``timeout=None``: waiting forever is never what a script wants.
 DEFAULT_TIMEOUT = Timeout(connect=10.0, read=60.0)
+#: Seconds one `Transport.request` may take, redirects and retries (and their waits) included.
+DEFAULT_DEADLINE = 300.0
+#: Bytes a decoded answer may hold: far above Launchpad's 1.5 MB WADL, far below a bomb's output.
+DEFAULT_MAX_BODY = 64 * 1024 * 1024
 
 
 # Timeout, Request and Response are named tuples: immutable values made
@@ -99,6 +112,8 @@ class HTTPResponse:
             raise ResponseError(
                 f"the response from {self.url} is not UTF-8 text (bad byte at position {exc.start})"
             ) from exc
+        except RecursionError:
+            raise ResponseError(f"the JSON from {self.url} is nested too deeply") from None
 
     def __repr__(self) -> str:
         # Headers and body stay out: a repr ends up in logs and tracebacks.

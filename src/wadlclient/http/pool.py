@@ -13,7 +13,11 @@
   `ConnectionDropped` with ``retried`` set, so the transport does not
   resend it again.
 - Timeouts: ``connect`` for opening (and the TLS handshake, and a proxy's
-  CONNECT), ``read`` while sending and while waiting for the answer.
+  CONNECT), ``read`` for sending the request and receiving the whole
+  answer: a deadline, checked before every read of the socket, so a server
+  that drips bytes cannot stretch it.
+- Bodies: at most ``max_body`` bytes as sent and once decoded; a bigger
+  one stops being read (or decoded) there and is a `BodyTooLarge`.
 - Plain HTTP through an ``http://`` proxy sends the absolute URL to it;
   HTTPS tunnels with CONNECT. Any other proxy (``https://``, SOCKS) goes
   to httpx's pool when httpx is installed.
@@ -22,7 +26,11 @@
 from __future__ import annotations
 
 import http.client
+import io
+import socket
 import threading
+import time
+from typing import cast
 
 from wadlclient.errors import (
     ConnectError,
@@ -40,11 +48,11 @@ from wadlclient.http.connection import (
     request_head,
     tls_context,
 )
-from wadlclient.http.models import Request, Response, Timeout
+from wadlclient.http.models import DEFAULT_MAX_BODY, Request, Response, Timeout
 from wadlclient.http.proxies import environment_proxies, proxy_for
 from wadlclient.http.sender import Sender
 from wadlclient.http.urls import Origin, Target, parse_url
-from wadlclient.http.wire import decode_body, framed_headers
+from wadlclient.http.wire import BodyTooLarge, decode_body, framed_headers
 
 __all__ = ["MAX_IDLE_PER_ORIGIN", "ConnectionPool"]
 
@@ -67,8 +75,11 @@ class _Stale(Exception):
 class ConnectionPool:
     """The default `Sender`: keep-alive connections per origin over `http.client`."""
 
-    def __init__(self, max_idle: int = MAX_IDLE_PER_ORIGIN) -> None:
+    def __init__(
+        self, max_idle: int = MAX_IDLE_PER_ORIGIN, *, max_body: int = DEFAULT_MAX_BODY
+    ) -> None:
         self._max_idle = max_idle
+        self._max_body = max_body
         self._proxies = environment_proxies()
         self._routes: dict[Origin, Route | None] = {}
         self._idle: dict[Route, list[Connection]] = {}
@@ -211,7 +222,9 @@ class ConnectionPool:
             if reused:
                 raise _Stale(write_error) from exc
             raise write_error from exc
-        answer = http.client.HTTPResponse(sock, method=request.method)
+        deadline = None if timeout.read is None else time.monotonic() + timeout.read
+        reader = cast(socket.socket, _DeadlineSocket(sock, deadline))
+        answer = http.client.HTTPResponse(reader, method=request.method)
         try:
             answer.begin()
         except BaseException as exc:
@@ -223,22 +236,70 @@ class ConnectionPool:
             if reused and nothing_arrived:
                 raise _Stale(error) from exc
             raise error from exc
+        content = self._read_body(answer, connection, request.url)
+        if answer.will_close:
+            connection.close()
+        else:
+            self._checkin(route, connection)
+        headers = Headers(answer.msg.raw_items())
         try:
-            content = answer.read()
+            decoded = decode_body(content, headers, self._max_body)
+        except BodyTooLarge as error:
+            raise BodyTooLarge(f"{request.method} {request.url}: {error}") from None
+        return Response(answer.status, answer.reason, headers, decoded, request.url)
+
+    def _read_body(
+        self, answer: http.client.HTTPResponse, connection: Connection, url: str
+    ) -> bytes:
+        """The body as sent, refused once it passes ``max_body`` (the rest is never read)."""
+        limit = self._max_body
+        if answer.length is not None and answer.length > limit:
+            _close(answer, connection)
+            raise BodyTooLarge(f"{url}: the answer's body is {answer.length} bytes (limit {limit})")
+        try:
+            # With a Content-Length (within the limit), read() notices an answer cut short.
+            content = answer.read() if answer.length is not None else answer.read(limit + 1)
         except BaseException as exc:
             _close(answer, connection)
             error = _read_error(exc)
             if error is None:
                 raise
             raise error from exc
-        if answer.will_close:
-            connection.close()
-        else:
-            self._checkin(route, connection)
-        headers = Headers(answer.msg.raw_items())
-        return Response(
-            answer.status, answer.reason, headers, decode_body(content, headers), request.url
-        )
+        if len(content) > limit:
+            _close(answer, connection)
+            raise BodyTooLarge(f"{url}: the answer's body is over {limit} bytes")
+        return content
+
+
+class _DeadlineReader(io.RawIOBase):
+    """A socket's bytes, each read given only the time left before the answer's deadline."""
+
+    def __init__(self, sock: socket.socket, deadline: float | None) -> None:
+        super().__init__()
+        self._sock = sock
+        self._deadline = deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self._deadline is not None:
+            left = self._deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the whole answer did not arrive within the read timeout")
+            self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
+
+
+class _DeadlineSocket:
+    """What `http.client.HTTPResponse` reads from: a socket whose file keeps a deadline."""
+
+    def __init__(self, sock: socket.socket, deadline: float | None) -> None:
+        self._sock = sock
+        self._deadline = deadline
+
+    def makefile(self, mode: str) -> io.BufferedReader:
+        return io.BufferedReader(_DeadlineReader(self._sock, self._deadline))
 
 
 def _close(answer: http.client.HTTPResponse, connection: Connection) -> None:

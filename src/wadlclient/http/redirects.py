@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from wadlclient.errors import ResponseError
 from wadlclient.http.models import Request, Response
-from wadlclient.http.urls import join
+from wadlclient.http.urls import join, parse_url
 
-__all__ = ["REDIRECT_STATUSES", "becomes_get", "next_request", "redirect_location"]
+__all__ = [
+    "REDIRECT_STATUSES",
+    "becomes_get",
+    "check_redirect",
+    "next_request",
+    "redirect_location",
+]
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 #: Headers that describe a body: dropped when the next hop becomes a GET.
@@ -33,3 +40,18 @@ def next_request(request: Request, status: int, location: str) -> Request:
     for name in _BODY_HEADERS:
         headers.pop(name, None)
     return Request("GET", url, headers, None)
+
+
+def check_redirect(request: Request, next_hop: Request, allow_insecure: bool) -> None:
+    """Refuse a redirect to anything but http(s), and from https to http unless allowed."""
+    target = parse_url(next_hop.url)
+    if target is None:
+        raise ResponseError(
+            f"{request.method} {request.url}: redirected to {next_hop.url!r}, "
+            "which is not an http or https URL"
+        )
+    if target.scheme == "http" and request.url[:6].lower() == "https:" and not allow_insecure:
+        raise ResponseError(
+            f"{request.method} {request.url}: redirected from https to http "
+            f"({next_hop.url}); refused (Transport(allow_insecure_redirects=True) allows it)"
+        )

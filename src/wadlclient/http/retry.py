@@ -6,6 +6,7 @@ Every change to the retry rules is a change to `Retry` (its defaults, or
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -14,10 +15,17 @@ from wadlclient.errors import ConnectionDropped, TransportError
 from wadlclient.headers import parse_http_date
 from wadlclient.http.models import Response
 
-__all__ = ["SAFE_METHODS", "Retry", "RetryExhausted"]
+__all__ = ["RETRY_METHODS", "SAFE_METHODS", "Retry", "RetryExhausted", "full_jitter"]
 
 #: Methods whose dropped request may be resent: the server did nothing it should not repeat.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Methods retried after a 502/503 by default: sending them twice does no more than once.
+RETRY_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+
+def full_jitter(backoff: float) -> float:
+    """A wait drawn evenly from 0 to ``backoff``: clients told to wait do not return together."""
+    return random.uniform(0.0, backoff)
 
 
 class RetryExhausted(Exception):
@@ -31,11 +39,12 @@ class RetryExhausted(Exception):
 class Retry(NamedTuple):
     """The retry state of one request: `increment` returns the next state, `sleep` waits.
 
-    - ``statuses`` (502, 503) are retried for every method, as lazr does
-      (the server did not act on the request), at most ``total`` times,
-      after 0, 1, 2, 4, ... seconds (at most ``backoff_max``), or after the
-      server's ``Retry-After`` (seconds or HTTP-date, at most
-      ``retry_after_max``).
+    - ``statuses`` (502, 503) are retried for the idempotent ``methods``
+      only (a POST or PATCH may have acted: only a caller who knows it is
+      safe adds them), at most ``total`` times, after a backoff of 0, 1, 2,
+      4, ... seconds (at most ``backoff_max``) passed through ``jitter``
+      (`full_jitter`: anywhere from 0 to it), or after the server's
+      ``Retry-After`` (seconds or HTTP-date, at most ``retry_after_max``).
     - A connection dropped before the answer (`ConnectionDropped`) is
       retried once, at once, for the safe methods only, and not when the
       sender already resent it. Refused connections and timeouts are not
@@ -49,10 +58,12 @@ class Retry(NamedTuple):
     attempts: int = 0
     dropped_retried: bool = False
     delay: float = 0.0
+    methods: frozenset[str] = RETRY_METHODS
+    jitter: Callable[[float], float] = full_jitter
 
-    def is_retry(self, status: int) -> bool:
-        """Whether an answer with this status asks to be tried again (retries left or not)."""
-        return status in self.statuses
+    def is_retry(self, method: str, status: int) -> bool:
+        """Whether this answer to this method may be tried again (retries left or not)."""
+        return status in self.statuses and method in self.methods
 
     def increment(
         self, method: str, *, response: Response | None = None, error: TransportError | None = None
@@ -79,7 +90,7 @@ class Retry(NamedTuple):
         asked = _retry_after(response.headers.get("retry-after"), time.time())
         if asked is not None:
             return min(asked, self.retry_after_max)
-        return min(float(int(2 ** (self.attempts - 1))), self.backoff_max)
+        return self.jitter(min(float(int(2 ** (self.attempts - 1))), self.backoff_max))
 
     def sleep(self, sleep: Callable[[float], None] = time.sleep) -> None:
         """Wait as this state says (``sleep`` injected by tests)."""

@@ -8,7 +8,7 @@ then goes through `_answer` (304s, error statuses, cache update).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from http import HTTPStatus
 from types import TracebackType
 from typing import TYPE_CHECKING, NamedTuple, Protocol
@@ -25,14 +25,21 @@ from wadlclient.headers import Headers
 from wadlclient.http import cache_policy
 from wadlclient.http.cache_policy import Cache, Cached, CacheOutcome
 from wadlclient.http.logs import describe, log_exchange, logger
-from wadlclient.http.models import HTTPResponse, Request, Response, Timeout
+from wadlclient.http.models import (
+    DEFAULT_DEADLINE,
+    DEFAULT_MAX_BODY,
+    HTTPResponse,
+    Request,
+    Response,
+    Timeout,
+)
 from wadlclient.http.pool import ConnectionPool
-from wadlclient.http.redirects import next_request, redirect_location
-from wadlclient.http.retry import Retry, RetryExhausted
+from wadlclient.http.redirects import check_redirect, next_request, redirect_location
+from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jitter
 from wadlclient.http.sender import Sender
 from wadlclient.http.urls import parse_url
 from wadlclient.http.user_agent import build_user_agent
-from wadlclient.http.wire import ACCEPT_ENCODING
+from wadlclient.http.wire import ACCEPT_ENCODING, BodyTooLarge, InvalidURL
 
 if TYPE_CHECKING:
     import httpx
@@ -68,7 +75,7 @@ class Authorizer(Protocol):
     def user_agent_params(self) -> Mapping[str, str]: ...
 
 
-def _make_sender(pool: str, client: httpx.Client | None) -> Sender:
+def _make_sender(pool: str, client: httpx.Client | None, max_body: int) -> Sender:
     """The default sender, or one over httpx (imported only then)."""
     if client is not None:
         from wadlclient.http.httpx_sender import ClientSender
@@ -78,7 +85,11 @@ def _make_sender(pool: str, client: httpx.Client | None) -> Sender:
         from wadlclient.http.httpx_sender import HttpxPools
 
         return HttpxPools()
-    return ConnectionPool()
+    return ConnectionPool(max_body=max_body)
+
+
+def _shorter(limit: float | None, left: float) -> float:
+    return left if limit is None else min(limit, left)
 
 
 def _failure(request: Request, error: TransportError) -> TransportError:
@@ -128,6 +139,12 @@ class Transport:
     ``timeout`` and ``pool`` then ignored, and left open by `close`); else
     ``pool="stdlib"`` (the default, `wadlclient.http.pool.ConnectionPool`
     over http.client) or ``pool="httpx"`` (httpx's own pools).
+
+    Limits (the README's "Reliability" section): ``deadline`` (one call,
+    retries and waits included), ``max_body`` (an answer, sent and decoded),
+    ``retry_methods`` (retried after a 502/503; idempotent ones by default),
+    ``auth_origin`` (the one origin credentials go to; None: each call's
+    first URL's), ``allow_insecure_redirects`` (https -> http).
     """
 
     def __init__(
@@ -145,19 +162,40 @@ class Transport:
         max_backoff: float = 30.0,
         max_retry_after: float = 30.0,
         sender: Sender | None = None,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_body: int = DEFAULT_MAX_BODY,
+        retry_methods: Iterable[str] = RETRY_METHODS,
+        jitter: Callable[[float], float] = full_jitter,
+        auth_origin: str | None = None,
+        allow_insecure_redirects: bool = False,
     ) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be zero or more")
         if max_redirects < 0:
             raise ValueError("max_redirects must be zero or more")
+        if deadline is not None and deadline <= 0:
+            raise ValueError("deadline must be positive (or None)")
+        if max_body < 0:
+            raise ValueError("max_body must be zero or more")
         if pool not in _POOL_KINDS:
             raise ValueError(f"pool must be 'stdlib' or 'httpx', not {pool!r}")
         self._authorizer = authorizer
         self._cache = cache
         self._max_redirects = max_redirects
         self._retry = Retry(
-            total=max_retries, backoff_max=max_backoff, retry_after_max=max_retry_after
+            total=max_retries,
+            backoff_max=max_backoff,
+            retry_after_max=max_retry_after,
+            methods=frozenset(m.upper() for m in retry_methods),
+            jitter=jitter,
         )
+        self._deadline = deadline
+        self._max_body = max_body
+        auth_target = parse_url(auth_origin) if auth_origin is not None else None
+        if auth_origin is not None and auth_target is None:
+            raise ValueError(f"auth_origin must be an absolute http(s) URL, not {auth_origin!r}")
+        self._auth_origin = auth_target.origin if auth_target is not None else None
+        self._allow_insecure_redirects = allow_insecure_redirects
         self._sleep = sleep
         params = authorizer.user_agent_params if authorizer is not None else {}
         self._user_agent = build_user_agent(base_client_name, params)
@@ -169,7 +207,7 @@ class Transport:
             ]
         )
         self._timeout = Timeout.of(timeout)
-        self._sender = sender if sender is not None else _make_sender(pool, client)
+        self._sender = sender if sender is not None else _make_sender(pool, client, max_body)
         self._owns_sender = client is None
         self._closed = False
 
@@ -221,7 +259,7 @@ class Transport:
         """
         method = method.upper()
         if parse_url(url) is None:
-            raise ValueError(f"{method} {url!r}: the URL must be absolute (http or https)")
+            raise InvalidURL(f"{method} {url!r}: the URL must be absolute (http or https)")
         if isinstance(body, str):
             body = body.encode("utf-8")
         sent = self._fixed_headers.copy()
@@ -243,7 +281,8 @@ class Transport:
                 sent[name] = value
 
         request = Request(method, url, sent, body)
-        response = self._send_handling_redirects(request, follow_redirects)
+        end = None if self._deadline is None else time.monotonic() + self._deadline
+        response = self._send_handling_redirects(request, follow_redirects, end)
         use = _CacheUse(cache, accept, cached, caller_conditional)
         return self._answer(request, response, use, follow_redirects)
 
@@ -263,7 +302,7 @@ class Transport:
                 return _from_cached(refreshed if refreshed is not None else cached, url)
             log_exchange(method, url, status, CacheOutcome.UNEXPECTED.value)
             raise UnexpectedResponseError(response, response.content)
-        error = error_for(response, response.content)
+        error = error_for(response, response.content, method)
         if error is None and 300 <= status < 400 and follow_redirects:
             # A redirect without a Location, or a 300/305: nothing to follow.
             error = UnexpectedResponseError(response, response.content)
@@ -277,19 +316,22 @@ class Transport:
         log_exchange(method, response.url, status, outcome.value)
         return _wrap(response)
 
-    def _send_handling_redirects(self, request: Request, follow_redirects: bool) -> Response:
-        """Send, following redirects; authorization goes only to the first hop's origin."""
+    def _send_handling_redirects(
+        self, request: Request, follow_redirects: bool, end: float | None
+    ) -> Response:
+        """Send, following redirects; authorization goes only to the credentials' origin."""
         first = parse_url(request.url)
-        origin = first.origin if first is not None else None
+        origin = self._auth_origin or (first.origin if first is not None else None)
         asked = request
         for _hop in range(self._max_redirects + 1):
             target = parse_url(request.url)
             same_origin = target is not None and target.origin == origin
-            response = self._send_handling_retries(request, same_origin)
+            response = self._send_handling_retries(request, same_origin, end)
             location = redirect_location(response) if follow_redirects else None
             if location is None:
                 return response
             next_hop = next_request(request, response.status, location)
+            check_redirect(request, next_hop, self._allow_insecure_redirects)
             logger.debug(
                 "%s %s -> %d redirect to %s",
                 request.method,
@@ -304,27 +346,39 @@ class Transport:
             method=asked.method,
         )
 
-    def _send_handling_retries(self, request: Request, authorize: bool) -> Response:
-        """Send one hop, retrying as the `Retry` policy says."""
+    def _send_handling_retries(
+        self, request: Request, authorize: bool, end: float | None
+    ) -> Response:
+        """Send one hop, retrying as the `Retry` policy says, within the deadline."""
         retry = self._retry
         while True:
             try:
-                response = self._send_authorized(request, authorize)
+                response = self._send_authorized(request, authorize, end)
             except TransportError as error:
                 try:
                     retry = retry.increment(request.method, error=error)
                 except TransportError:
                     raise _failure(request, error) from error
                 method, url = request.method, request.url
-                logger.info("%s %s: %s; retrying once", method, url, describe(error))
+                logger.warning("%s %s: %s; retrying once", method, url, describe(error))
                 continue
-            if not retry.is_retry(response.status):
+            if not retry.is_retry(request.method, response.status):
                 return response
             try:
                 retry = retry.increment(request.method, response=response)
             except RetryExhausted:
                 return response
-            logger.info(
+            if end is not None and time.monotonic() + retry.delay >= end:
+                logger.warning(
+                    "%s %s -> %d; not retried: waiting %.1f s would pass the %g s deadline",
+                    request.method,
+                    request.url,
+                    response.status,
+                    retry.delay,
+                    self._deadline,
+                )
+                return response
+            logger.warning(
                 "%s %s -> %d; retry %d of %d in %.1f s",
                 request.method,
                 request.url,
@@ -335,7 +389,7 @@ class Transport:
             )
             retry.sleep(self._sleep)
 
-    def _send_authorized(self, request: Request, authorize: bool) -> Response:
+    def _send_authorized(self, request: Request, authorize: bool, end: float | None) -> Response:
         """One send with fresh credentials (same origin) or none at all (another origin)."""
         if authorize and self._authorizer is not None:
             headers = request.headers.copy()
@@ -346,10 +400,25 @@ class Transport:
             headers = request.headers.copy()
             del headers["authorization"]
             request = request._replace(headers=headers)
-        return self._send_single_request(request)
+        return self._send_single_request(request, end)
 
-    def _send_single_request(self, request: Request) -> Response:
-        """One request on the wire, its answer read whole."""
+    def _send_single_request(self, request: Request, end: float | None) -> Response:
+        """One request on the wire, its answer read whole, within what is left of the deadline."""
         if self._closed:
             raise RuntimeError("the transport is closed; make a new one")
-        return self._sender.send(request, timeout=self._timeout)
+        timeout = self._timeout
+        if end is not None:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TransportTimeout(
+                    f"no answer within the {self._deadline:g} s deadline of the call",
+                    url=request.url,
+                    method=request.method,
+                )
+            timeout = Timeout(_shorter(timeout.connect, left), _shorter(timeout.read, left))
+        response = self._sender.send(request, timeout=timeout)
+        if len(response.content) > self._max_body:
+            raise BodyTooLarge(
+                f"{request.method} {request.url}: the answer's body is over {self._max_body} bytes"
+            )
+        return response

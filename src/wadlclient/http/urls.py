@@ -43,13 +43,19 @@ class Target(NamedTuple):
 @functools.lru_cache(maxsize=256)
 def parse_url(url: str) -> Target | None:
     """The target of an absolute http(s) URL, or None for anything else (remembered)."""
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:  # an unbalanced "[" (an IPv6 host cut short)
+        return None
     scheme = parts.scheme.lower()
     default_port = DEFAULT_PORTS.get(scheme)
     if default_port is None or not parts.hostname:
         return None
+    try:
+        port = parts.port if parts.port is not None else default_port
+    except ValueError:  # a port out of range or not a number
+        return None
     host = idna_authority(parts.hostname)
-    port = parts.port if parts.port is not None else default_port
     shown = f"[{host}]" if ":" in host else host
     host_header = shown if port == default_port else f"{shown}:{port}"
     path = urllib.parse.quote(parts.path or "/", safe=_SAFE_IN_PATH)

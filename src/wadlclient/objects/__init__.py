@@ -9,7 +9,8 @@ an entry up with ``collection(key)`` sends nothing until data is needed.
 Modules: `session` (what the objects of one root share, and their
 factories), `resource`, `entry`, `collection` over `pages` (the page
 walker) and `prefetch`, `operations`, `hosted`, `root`; `wire` holds the
-URL, media type and JSON helpers.
+URL, media type and JSON helpers; `protocols` declares the public surfaces
+typed access builds on.
 
 Thread safety: a service root may be used from several threads at once.
 Shared and safe: the schema (immutable, memoised under a lock), the
@@ -26,6 +27,7 @@ from wadlclient.objects.entry import Entry
 from wadlclient.objects.hosted import HostedFile, HostedFileBuffer
 from wadlclient.objects.operations import NamedOperation
 from wadlclient.objects.pages import Page, PageSource, PageWalker, WalkPlan
+from wadlclient.objects.protocols import CollectionLike, EntryLike, EntryT, RootLike
 from wadlclient.objects.resource import (
     Resource,
     ResourceState,
@@ -39,7 +41,10 @@ from wadlclient.objects.session import Session
 
 __all__ = [
     "Collection",
+    "CollectionLike",
     "Entry",
+    "EntryLike",
+    "EntryT",
     "HostedFile",
     "HostedFileBuffer",
     "NamedOperation",
@@ -48,6 +53,7 @@ __all__ = [
     "PageWalker",
     "Resource",
     "ResourceState",
+    "RootLike",
     "ServiceRoot",
     "ServiceRootResource",
     "Session",

@@ -7,38 +7,44 @@ import functools
 import json
 import urllib.parse
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast, overload
 
 from wadlclient.errors import NotFound, ResponseError
 from wadlclient.http import Transport
 from wadlclient.objects.pages import Page, PageWalker, WalkPlan
+from wadlclient.objects.protocols import EntryT
 from wadlclient.objects.resource import Resource, fetch_now
 from wadlclient.objects.wire import page_url, start_of
 from wadlclient.schema import TypeInfo
 from wadlclient.wadl import fragment_of
 
 if TYPE_CHECKING:
-    from wadlclient.objects.entry import Entry
     from wadlclient.objects.session import Session
 
 __all__ = ["Collection", "CollectionPages", "page_of"]
 
 
-def _int_or_none(value: Any) -> int | None:
-    return value if type(value) is int else None
+def _int_or_none(document: dict[str, Any], key: str, url: str) -> int | None:
+    """An optional count of a page; anything but a whole number is the server's error."""
+    value = document.get(key)
+    if value is None or (type(value) is int and value >= 0):
+        return value
+    raise ResponseError(
+        f"a page of {url} has a {key} that is not a whole number of zero or more: {value!r:.40}"
+    )
 
 
 def _link_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def page_of(document: dict[str, Any]) -> Page:
-    """The `Page` a collection's JSON page (with an ``entries`` list) describes."""
+def page_of(document: dict[str, Any], url: str = "") -> Page:
+    """The `Page` a collection's JSON page (with an ``entries`` list) at ``url`` describes."""
     link = _link_or_none(document.get("next_collection_link"))
     return Page(
         entries=document["entries"],
-        start=_int_or_none(document.get("start")),
-        total=_int_or_none(document.get("total_size")),
+        start=_int_or_none(document, "start", url),
+        total=_int_or_none(document, "total_size", url),
         next=link,
         next_start=start_of(link) if link is not None else None,
         total_link=_link_or_none(document.get("total_size_link")),
@@ -68,7 +74,7 @@ class CollectionPages:
 
     def _get(self, url: str) -> Page:
         """GET one page and check that it is one."""
-        return page_of(_checked(self._transport.request("GET", url).json(), url))
+        return page_of(_checked(self._transport.request("GET", url).json(), url), url)
 
     def fetch_later(
         self, link: str | None, start: int | None, size: int | None
@@ -101,21 +107,25 @@ class CollectionPages:
                 f"malformed JSON in the response from {url}: {exc.msg} "
                 f"at line {exc.lineno} column {exc.colno} (char {exc.pos})"
             ) from exc
+        except RecursionError:
+            raise ResponseError(f"the JSON from {url} is nested too deeply") from None
         return _checked(document, url)
 
     def _parse(self, text: str, url: str) -> Page:
-        return page_of(self.parse_page(text, url))
+        return page_of(self.parse_page(text, url), url)
 
     def count(self, page: Page) -> int | None:
         if page.total_link is None:
             return None
         value = self._transport.request("GET", page.total_link).json()
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ResponseError(f"the size of {self.url} is not a number: {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ResponseError(
+                f"the size of {self.url} is not a number of zero or more: {value!r:.40}"
+            )
         return value
 
 
-class Collection(Resource):
+class Collection(Resource, Generic[EntryT]):
     """A paged list of entries: ``len()``, iteration, ``[i]``, ``[start:stop:step]``, ``(key)``.
 
     Extension points for subclasses (mapped to resource types with
@@ -124,6 +134,10 @@ class Collection(Resource):
     ``coll[x]`` goes to `get_slice` for a slice, else to `get_item`, which
     sends an int to `get_index` and a str to `lookup`: override `get_item`
     to make ``coll[1]`` a key look-up.
+
+    Generic in the type of its entries for type checkers: a collection the
+    API hands out is a ``Collection[Entry]``; typed access
+    (`wadlclient stubgen`) names ``Collection[Recipe]``.
     """
 
     __slots__ = ("_entry_type", "_pages")
@@ -149,7 +163,7 @@ class Collection(Resource):
         if entry_type is None:
             entry_type = self.collection_of or (info.entry_type if info is not None else None)
         object.__setattr__(self, "_entry_type", entry_type)
-        first = page_of(first_page) if first_page is not None else None
+        first = page_of(first_page, url) if first_page is not None else None
         source = CollectionPages(session.transport, url)
         object.__setattr__(self, "_pages", PageWalker(source, first))
 
@@ -171,9 +185,9 @@ class Collection(Resource):
         return f"{kind} collection at {self._url}"
 
     def _plan(self) -> WalkPlan:
-        return WalkPlan(self.ITERATION_PAGE_SIZE, self.PREFETCH_DEPTH)
+        return WalkPlan(self.ITERATION_PAGE_SIZE, self.PREFETCH_DEPTH, self._url)
 
-    def _entry_for(self, document: Any) -> Entry:
+    def _entry_for(self, document: Any) -> EntryT:
         """The entry a page holds, of the type it states (else the collection's entry type)."""
         if not isinstance(document, dict):
             raise ResponseError(f"a page of {self._url} holds something that is not an entry")
@@ -182,14 +196,14 @@ class Collection(Resource):
         if not isinstance(url, str):
             raise ResponseError(f"an entry of {self._url} has no self_link")
         type_id = fragment_of(type_link) if isinstance(type_link, str) else self._entry_type
-        return self._session.entry(url, type_id, document)
+        return cast("EntryT", self._session.entry(url, type_id, document))
 
     # -- the sequence protocol ----------------------------------------------
 
     def __len__(self) -> int:
         return self._pages.length(self._plan())
 
-    def __iter__(self) -> Iterator[Entry]:
+    def __iter__(self) -> Iterator[EntryT]:
         """Every entry, in order, fetching pages ahead while the caller reads (`PageWalker.walk`).
 
         Pages of up to ``ITERATION_PAGE_SIZE`` entries and at most
@@ -199,6 +213,12 @@ class Collection(Resource):
             for document in documents:
                 yield self._entry_for(document)
 
+    @overload
+    def __getitem__(self, key: int) -> EntryT: ...
+    @overload
+    def __getitem__(self, key: slice) -> list[EntryT]: ...
+    @overload
+    def __getitem__(self, key: str) -> EntryT: ...
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, slice):
             return self.get_slice(key)
@@ -211,15 +231,14 @@ class Collection(Resource):
         if isinstance(key, str):
             return self.lookup(key)
         raise TypeError(
-            f"collection indices must be integers, slices or string keys, "
-            f"not {type(key).__name__}"
+            f"collection indices must be integers, slices or string keys, not {type(key).__name__}"
         )
 
-    def get_index(self, index: int) -> Entry:
+    def get_index(self, index: int) -> EntryT:
         """The entry at ``index`` (one GET of the page it is on, unless held)."""
         return self._entry_for(self._pages.item(index))
 
-    def get_slice(self, key: slice) -> list[Entry]:
+    def get_slice(self, key: slice) -> list[EntryT]:
         """The entries of a slice: definite, nonnegative start and stop; any step."""
         return [self._entry_for(document) for document in self._pages.slice(key)]
 
@@ -229,15 +248,15 @@ class Collection(Resource):
         """The URL of the entry with this key; override for other URL schemes."""
         return f"{self._url.rstrip('/')}/{urllib.parse.quote(str(key), safe='')}"
 
-    def lookup(self, key: object) -> Entry:
+    def lookup(self, key: object) -> EntryT:
         """Fetch the entry with this key now (one GET); KeyError when there is none."""
         entry = self(key)
         try:
-            fetch_now(entry)
+            fetch_now(cast(Resource, entry))
         except NotFound:
             raise KeyError(key) from None
         return entry
 
-    def __call__(self, key: object) -> Entry:
+    def __call__(self, key: object) -> EntryT:
         """The entry with this key, unfetched: no request until a field is read."""
-        return self._session.entry(self.key_url(key), self._entry_type)
+        return cast("EntryT", self._session.entry(self.key_url(key), self._entry_type))

@@ -11,10 +11,19 @@ few threads (`wadlclient.objects.prefetch`).
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Generator
 from typing import Any, NamedTuple, Protocol
 
-__all__ = ["Page", "PageSource", "PageWalker", "WalkPlan"]
+from wadlclient.errors import ResponseError
+
+__all__ = ["MAX_PAGES", "Page", "PageGuard", "PageSource", "PageWalker", "WalkPlan"]
+
+#: Pages one walk follows when no page states the collection's size: a chain has to end.
+MAX_PAGES = 100_000
+
+#: An INFO line when a walk starts, with its size: a long wait is then no surprise.
+logger = logging.getLogger("wadlclient.objects")
 
 
 class Page(NamedTuple):
@@ -34,10 +43,11 @@ class Page(NamedTuple):
 
 
 class WalkPlan(NamedTuple):
-    """How a walk asks for pages: entries per page, and pages requested ahead."""
+    """How a walk asks for pages: entries per page, pages requested ahead, what to log it as."""
 
     page_size: int
     depth: int
+    name: str = "a collection"
 
 
 class PageSource(Protocol):
@@ -60,6 +70,48 @@ class PageSource(Protocol):
 
     def count(self, page: Page) -> int | None:
         """The size the page's ``total_link`` states (None when it has none)."""
+
+
+class PageGuard:
+    """Checks that a chain of pages advances, so that a broken or hostile server cannot loop a walk.
+
+    A walk ends with a `ResponseError` naming the link when a page links to
+    a page already served in it, or to an offset not after its own, when an
+    empty page links to another, or when there are more pages than the
+    size the server announced allows (`MAX_PAGES` when it announces none).
+    """
+
+    __slots__ = ("_pages", "_seen", "_total")
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+        self._pages = 0
+        self._total: int | None = None
+
+    def check(self, page: Page) -> None:
+        """Accept one more page of the walk, or end it with the reason."""
+        self._pages += 1
+        if page.total is not None:
+            self._total = page.total
+        link = page.next
+        if link is None:
+            return
+        if not page.entries:
+            raise ResponseError(
+                f"an empty page links to a next page ({link}): paging would not advance"
+            )
+        if link in self._seen or (
+            page.start is not None and page.next_start is not None and page.next_start <= page.start
+        ):
+            raise ResponseError(f"the pages loop: {link} was already served in this walk")
+        self._seen.add(link)
+        limit = MAX_PAGES if self._total is None else self._total + 1
+        if self._pages > limit:
+            raise ResponseError(
+                f"more pages than the collection's size allows ({self._pages} pages, "
+                f"{self._total if self._total is not None else 'no'} entries announced); "
+                f"next link {link}"
+            )
 
 
 class PageWalker:
@@ -109,7 +161,9 @@ class PageWalker:
         found = list(page.entries[start : start + wanted])
         link = page.next
         page_size = len(page.entries)
+        guard = PageGuard()
         while len(found) < wanted and link:
+            guard.check(page)
             missing = wanted - len(found)
             # Ask for no more than is still needed.
             page = self._source.follow_next(link, missing if missing < page_size else None)
@@ -180,9 +234,15 @@ class PageWalker:
             page = self._source.fetch_later(None, None, plan.page_size)()
             if not page.start and page.total is not None and self._total is None:
                 self._total = page.total
+        guard = PageGuard()
+        guard.check(page)
         entries = page.entries
         rest = page._replace(entries=[])
         del page
+        if logger.isEnabledFor(logging.INFO):
+            total = self._total if self._total is not None else rest.total
+            size = "size not stated" if total is None else f"{total} entries"
+            logger.info("walking %s: %s", plan.name, size)
         yield entries, owned
         del entries
         if not rest.next:
@@ -190,6 +250,6 @@ class PageWalker:
         # Imported here: thread pools are needed only by walks beyond one page.
         from wadlclient.objects.prefetch import pages_after
 
-        with contextlib.closing(pages_after(self._source, rest, plan)) as following:
+        with contextlib.closing(pages_after(self._source, rest, plan, guard)) as following:
             for entries in following:
                 yield entries, True

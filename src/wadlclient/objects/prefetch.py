@@ -12,21 +12,68 @@ For a collection that does not change meanwhile, the entries are exactly
 those of following the next links one by one, as lazr.restfulclient does.
 An entry added or removed during the walk may shift later pages, showing
 an entry twice or skipping one, as with any offset-paged listing.
+
+Each page fetched ahead runs on a daemon thread of its own. A walk that
+stops normally (its end, ``break``, ``close()``) waits for the requests
+already sent, so that nothing outlives it; a walk stopped by an exception
+(Ctrl-C's ``KeyboardInterrupt`` above all) returns at once and abandons
+them: their answers are dropped, and they never hold the process open.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Callable, Generator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any
 
-from wadlclient.objects.pages import Page, PageSource, WalkPlan
+from wadlclient.objects.pages import Page, PageGuard, PageSource, WalkPlan
 
 __all__ = ["pages_after"]
 
+#: A page requested ahead: it is parsed by calling the result.
+_Fetched = Future[Callable[[], Page]]
 #: Pages requested ahead: (the offset asked for, the page to be parsed when done).
-_Pending = deque[tuple[int, Future[Callable[[], Page]]]]
+_Pending = deque[tuple[int, _Fetched]]
+
+
+class _Ahead:
+    """Fetches run on daemon threads, one each, that a walk may wait for or abandon."""
+
+    __slots__ = ("_threads",)
+
+    def __init__(self) -> None:
+        self._threads: list[threading.Thread] = []
+
+    def submit(self, fetch: Callable[..., Callable[[], Page]], *args: Any) -> _Fetched:
+        """Start ``fetch(*args)`` now; its future says when it is done."""
+        future: _Fetched = Future()
+        thread = threading.Thread(
+            target=_run, args=(future, fetch, args), name="wadlclient-prefetch", daemon=True
+        )
+        self._threads = [t for t in self._threads if t.is_alive()]
+        self._threads.append(thread)
+        thread.start()
+        return future
+
+    def wait(self) -> None:
+        """Wait for the fetches already running (those cancelled in time never start)."""
+        for thread in self._threads:
+            thread.join()
+        self._threads.clear()
+
+
+def _run(future: _Fetched, fetch: Callable[..., Callable[[], Page]], args: tuple[Any, ...]) -> None:
+    """A worker's body: the fetch's result or error into ``future``, unless cancelled first."""
+    if not future.set_running_or_notify_cancel():
+        return
+    try:
+        result = fetch(*args)
+    except BaseException as error:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 def _cancel(pending: _Pending) -> None:
@@ -51,16 +98,21 @@ def _next_page(
 
 
 def pages_after(
-    source: PageSource, first: Page, plan: WalkPlan
+    source: PageSource, first: Page, plan: WalkPlan, guard: PageGuard
 ) -> Generator[list[Any], None, None]:
-    """The entries of the pages after ``first`` (whose own entries are not read), in order."""
+    """The entries of the pages after ``first`` (whose own entries are not read), in order.
+
+    ``guard`` has checked ``first`` already and checks every page after it.
+    """
     size = plan.page_size
     link, start, total = first.next, first.next_start, first.total
     pending: _Pending = deque()
-    pool: ThreadPoolExecutor | None = None
+    workers = _Ahead()
+    interrupted = False
     try:
         while link:
             page = _next_page(source, pending, link, start, size)
+            guard.check(page)
             entries = page.entries
             link, start = page.next, page.next_start
             if page.total is not None:
@@ -74,15 +126,18 @@ def pages_after(
                 _cancel(pending)
                 size = len(entries)
             if start is not None and size > 0 and plan.depth > 0:
-                if pool is None:
-                    pool = ThreadPoolExecutor(plan.depth, thread_name_prefix="wadlclient-prefetch")
                 ahead = pending[-1][0] + size if pending else start
                 while len(pending) < plan.depth and (total is None or ahead < total):
-                    pending.append((ahead, pool.submit(source.fetch_later, link, ahead, size)))
+                    pending.append((ahead, workers.submit(source.fetch_later, link, ahead, size)))
                     ahead += size
             yield entries
             del entries
+    except GeneratorExit:
+        raise
+    except BaseException:
+        interrupted = True
+        raise
     finally:
         _cancel(pending)
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if not interrupted:
+            workers.wait()

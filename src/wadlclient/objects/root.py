@@ -3,20 +3,24 @@
 Extension points for subclasses (the lazr.restfulclient compatibility
 layer uses them): ``RESOURCE_TYPE_CLASSES`` (the classes of entries and
 collections by resource type id), `ServiceRoot.root_url_for` (the root URL
-from ``service_root`` and ``version``) and `ServiceRoot.make_transport`
-(how requests are sent).
+from ``service_root`` and ``version``), `ServiceRoot.make_transport`
+(how requests are sent), `ServiceRoot.read_schema` and
+`ServiceRoot.read_root_document` (how the WADL and the root's JSON are read).
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Mapping
+import urllib.parse
+from collections.abc import Iterable, Mapping
 from types import TracebackType
 from typing import Any, ClassVar
 
+from wadlclient.auth import BasicHttpAuthorizer
 from wadlclient.cache import HTTPCache
-from wadlclient.errors import ClientError, ResponseError, WADLError
-from wadlclient.http import Transport
+from wadlclient.errors import HTTPError, ResponseError, WADLError
+from wadlclient.http import DEFAULT_DEADLINE, DEFAULT_MAX_BODY, RETRY_METHODS, Transport
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.session import Session
 from wadlclient.objects.wire import media_type_of
@@ -29,23 +33,57 @@ from wadlclient.schema import (
 
 __all__ = ["ServiceRoot", "load_schema"]
 
+#: Says which of the service root's requests got which document (the two share a URL).
+logger = logging.getLogger("wadlclient.objects")
+
 #: Answers to a WADL request after which the other WADL media type is tried.
 _NOT_ACCEPTABLE = (406, 415)
+_UNAUTHORIZED = 401
 #: The root resource type when the root's JSON does not name one, nor the WADL.
 _DEFAULT_ROOT_TYPE = "service-root"
 
 CacheArgument = str | bytes | os.PathLike[str] | HTTPCache | None
 
 
+def split_user_info(service_root: str, authorizer: Any) -> tuple[str, Any]:
+    """The service URL without ``user:password@``, and the authorizer: Basic with them if given.
+
+    Credentials in the URL are never kept in it (nor so in a repr, a log
+    line or a cache file name); given together with an authorizer, they are
+    refused rather than one silently ignored.
+    """
+    parts = urllib.parse.urlsplit(service_root)
+    if parts.username is None and parts.password is None:
+        return service_root, authorizer
+    host = parts.netloc.rpartition("@")[2]
+    url = urllib.parse.urlunsplit(parts._replace(netloc=host))
+    if authorizer is not None:
+        raise ValueError(
+            f"{url}: the service URL holds a user name and password, and an authorizer "
+            "was given too; pass only one"
+        )
+    user = urllib.parse.unquote(parts.username or "")
+    password = urllib.parse.unquote(parts.password or "")
+    return url, BasicHttpAuthorizer(user, password)
+
+
 def load_schema(transport: Transport, url: str, preferred: str, cache: HTTPCache) -> Schema:
-    """GET the WADL, trying the other WADL media type once if the first fails."""
+    """GET the WADL, trying the other WADL media type once if the first fails.
+
+    A failure is an error status other than 401 (credentials, which
+    another media type cannot mend), an answer that is not WADL, or WADL
+    that cannot be read. A last error status is raised as it is, unless
+    it only refuses the media type (406, 415).
+    """
     others = [t for t in WADL_MEDIA_TYPES if t != preferred]
+    accepts = [preferred, *others[:1]]
     problems: list[str] = []
-    for accept in [preferred, *others[:1]]:
+    for attempt, accept in enumerate(accepts):
         try:
             response = transport.request("GET", url, accept=accept)
-        except ClientError as error:
-            if error.status not in _NOT_ACCEPTABLE:
+        except HTTPError as error:
+            last = attempt == len(accepts) - 1
+            if error.status == _UNAUTHORIZED or (last and error.status not in _NOT_ACCEPTABLE):
                 raise
             problems.append(f"{accept}: {error}")
             continue
@@ -54,9 +92,12 @@ def load_schema(transport: Transport, url: str, preferred: str, cache: HTTPCache
             problems.append(f"{accept}: answered {media_type or 'no Content-Type'}")
             continue
         try:
-            return schema_for(response.content, url, cache)
+            schema = schema_for(response.content, url, cache)
         except WADLError as error:
             problems.append(f"{accept}: {error}")
+            continue
+        logger.debug("%s: the WADL description (%s)", url, media_type)
+        return schema
     raise WADLError(f"{url} did not serve a WADL description ({'; '.join(problems)})")
 
 
@@ -71,6 +112,11 @@ class ServiceRoot(Resource):
     the connections, and the cache the root made (a private temporary
     directory is removed then); an `HTTPCache` the caller passed stays
     open, since it may serve other roots.
+
+    A ``user:password@`` in ``service_root`` logs in with HTTP Basic (and
+    is removed from the URL). Credentials only ever go to the root's origin
+    (scheme, host, port). ``deadline``, ``max_body``, ``retry_methods`` and
+    ``allow_insecure_redirects`` are `Transport`'s limits.
     """
 
     __slots__ = ("_made_cache", "credentials")
@@ -91,7 +137,12 @@ class ServiceRoot(Resource):
         base_client_name: str = "",
         max_retries: int = 6,
         wadl_media_type: str = EXAMPLE_WADL_MEDIA_TYPE,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_body: int = DEFAULT_MAX_BODY,
+        retry_methods: Iterable[str] = RETRY_METHODS,
+        allow_insecure_redirects: bool = False,
     ) -> None:
+        service_root, authorizer = split_user_info(service_root, authorizer)
         url = self.root_url_for(service_root, version)
         # A 304's rewrite of an entry goes to a background thread (see HTTPCache).
         http_cache = (
@@ -105,12 +156,18 @@ class ServiceRoot(Resource):
             timeout=timeout,
             max_retries=max_retries,
             base_client_name=base_client_name,
+            deadline=deadline,
+            max_body=max_body,
+            retry_methods=retry_methods,
+            auth_origin=url,
+            allow_insecure_redirects=allow_insecure_redirects,
         )
         try:
-            schema = load_schema(transport, url, wadl_media_type, http_cache)
-            document = transport.request("GET", url).json()
+            schema = self.read_schema(transport, url, wadl_media_type, http_cache)
+            document = self.read_root_document(transport, url)
             if not isinstance(document, dict):
                 raise ResponseError(f"{url} did not serve a JSON object for the service root")
+            logger.debug("%s: the service root (application/json)", url)
         except BaseException:
             self._close(transport)
             raise
@@ -140,6 +197,11 @@ class ServiceRoot(Resource):
         timeout: float | None,
         max_retries: int,
         base_client_name: str,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_body: int = DEFAULT_MAX_BODY,
+        retry_methods: Iterable[str] = RETRY_METHODS,
+        auth_origin: str | None = None,
+        allow_insecure_redirects: bool = False,
     ) -> Transport:
         """The transport every request of this root goes through; override to send otherwise."""
         return Transport(
@@ -148,7 +210,22 @@ class ServiceRoot(Resource):
             timeout=timeout,
             max_retries=max_retries,
             base_client_name=base_client_name,
+            deadline=deadline,
+            max_body=max_body,
+            retry_methods=retry_methods,
+            auth_origin=auth_origin,
+            allow_insecure_redirects=allow_insecure_redirects,
         )
+
+    def read_schema(
+        self, transport: Transport, url: str, preferred: str, cache: HTTPCache
+    ) -> Schema:
+        """The service's schema: its WADL, asked for as ``preferred`` first (`load_schema`)."""
+        return load_schema(transport, url, preferred, cache)
+
+    def read_root_document(self, transport: Transport, url: str) -> Any:
+        """The root resource's JSON representation, parsed."""
+        return transport.request("GET", url).json()
 
     # -- public ------------------------------------------------------------
 

@@ -67,7 +67,7 @@ class Session:
         type_id: str | None,
         first_page: dict[str, Any] | None = None,
         entry_type: str | None = None,
-    ) -> Collection:
+    ) -> Collection[Entry]:
         """The collection at ``url``, with its first page if held."""
         info = self.schema.type_info(type_id) if type_id is not None else None
         return self.class_for(type_id, Collection)(self, url, info, first_page, entry_type)

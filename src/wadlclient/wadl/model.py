@@ -4,7 +4,7 @@ The model is built once per WADL document and shared by every object of a
 service root (and, for speed, may be persisted beside the cached WADL).
 All classes are frozen dataclasses made of tuples, strings and dicts, so a
 model is safe to share between threads and cheap to pickle. This module
-imports nothing of wadlclient: the parser and the store build on it.
+imports nothing of wadlclient but its errors: the parser and the store build on it.
 
 References between parts of a WADL document are written either as
 ``#id`` or as ``<document url>#id``; every lookup here accepts both, and
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from wadlclient.errors import WADLError
 
 __all__ = [
     "WADL_NS",
@@ -191,10 +193,14 @@ class Application:
         return self.representations[fragment_of(ref)]
 
     def resolve(self, representation: Representation) -> Representation:
-        """Follow ``href`` until a representation with content is reached."""
+        """Follow ``href`` until a representation with content is reached; WADLError if none."""
         seen = 0
         while representation.href is not None and seen < 16:
-            representation = self.representation(representation.href)
+            href = representation.href
+            try:
+                representation = self.representation(href)
+            except KeyError:
+                raise WADLError(f"{self.url}: no representation {href!r} is defined") from None
             seen += 1
         return representation
 

@@ -1,0 +1,247 @@
+"""lazr.restfulclient's HTTP layer names: RestfulHttp, Browser and the file caches.
+
+`RestfulHttp` is an ``httplib2.Http`` as in lazr, because that is the
+interface launchpadlib subclasses (``_request`` with httplib2's
+arguments, ``request`` returning ``(response, content)``). A service
+root whose ``httpFactory`` is overridden sends every request of
+wadlclient's transport through the object it returns; the WADL model,
+the cache, retries and redirects stay wadlclient's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+from wadlclient.cache import cache_file_name
+from wadlclient.headers import Headers
+from wadlclient.http import Request, Sender, Timeout
+from wadlclient.lazr.restfulclient.errors import LazrResponse
+
+__all__ = [
+    "AtomicFileCache",
+    "Browser",
+    "MultipleRepresentationCache",
+    "safename",
+    "ssl_certificate_validation_disabled",
+]
+
+
+def safename(filename: str) -> str:
+    """The cache file name of a key: the name wadlclient's cache uses, so files are shared."""
+    return cache_file_name(filename)
+
+
+def ssl_certificate_validation_disabled() -> bool:
+    """Whether ``LP_DISABLE_SSL_CERTIFICATE_VALIDATION`` asks for no certificate checks."""
+    return bool(os.environ.get("LP_DISABLE_SSL_CERTIFICATE_VALIDATION", False))
+
+
+def _http_class() -> type[Any]:
+    """httplib2.Http, imported only when a RestfulHttp is first made."""
+    import httplib2
+
+    http_class: type[Any] = httplib2.Http
+    return http_class
+
+
+def __getattr__(name: str) -> Any:
+    """``RestfulHttp`` is built on first use: importing httplib2 is slow."""
+    if name == "RestfulHttp":
+        return restful_http_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def restful_http_class() -> type[Any]:
+    """RestfulHttp, an httplib2.Http subclass (made once, on first use)."""
+    made = globals().get("RestfulHttp")
+    if made is not None:
+        return made  # type: ignore[no-any-return]
+    base = _http_class()
+
+    class RestfulHttp(base):  # type: ignore[valid-type,misc]
+        """An ``httplib2.Http`` that asks an authorizer to sign every request."""
+
+        maximum_cache_filename_length = 143
+
+        def __init__(
+            self,
+            authorizer: Any = None,
+            cache: Any = None,
+            timeout: float | None = None,
+            proxy_info: Any = _ENVIRONMENT,
+        ) -> None:
+            if proxy_info is _ENVIRONMENT:
+                import httplib2
+
+                proxy_info = httplib2.proxy_info_from_environment
+            super().__init__(
+                cache,
+                timeout,
+                proxy_info,
+                disable_ssl_certificate_validation=ssl_certificate_validation_disabled(),
+            )
+            self.authorizer = authorizer
+            if authorizer is not None:
+                authorizer.authorizeSession(self)
+
+        def _request(
+            self,
+            conn: Any,
+            host: str,
+            absolute_uri: str,
+            request_uri: str,
+            method: str,
+            body: Any,
+            headers: dict[str, str],
+            redirections: int,
+            cachekey: str,
+        ) -> tuple[Any, bytes]:
+            """Sign the request afresh (a redirect must not replay a signature), then send it.
+
+            Sent by wadlclient's connection pool when ``conn`` is its stand-in
+            (the service root's transport drives this method), else by httplib2.
+            """
+            headers.pop("authorization", None)
+            if self.authorizer is not None:
+                self.authorizer.authorizeRequest(absolute_uri, method, body, headers)
+            if isinstance(conn, PoolConnection):
+                return conn.exchange(method, absolute_uri, body, headers)
+            return super()._request(  # type: ignore[no-any-return]
+                conn, host, absolute_uri, request_uri, method, body, headers, redirections, cachekey
+            )
+
+    RestfulHttp.__module__ = __name__
+    RestfulHttp.__qualname__ = "RestfulHttp"
+    globals()["RestfulHttp"] = RestfulHttp
+    return RestfulHttp
+
+
+_ENVIRONMENT: Any = object()
+
+
+class PoolConnection:
+    """Stands for httplib2's connection in `RestfulHttp._request`: wadlclient's pool sends.
+
+    The compatibility root's transport hands one to the ``httpFactory``
+    object's ``_request``, so overrides of it (launchpadlib's token
+    renewal) take part while the exchange goes over wadlclient's
+    keep-alive connections.
+    """
+
+    def __init__(self, sender: Sender, timeout: Timeout) -> None:
+        self._sender = sender
+        self._timeout = timeout
+
+    def set_debuglevel(self, level: int) -> None:
+        """httplib2's debug printing does not apply: exchanges are logged by wadlclient.http."""
+
+    def exchange(
+        self, method: str, url: str, body: bytes | str | None, headers: dict[str, str]
+    ) -> tuple[LazrResponse, bytes]:
+        """One exchange; the answer as httplib2 gives it: (response, content)."""
+        if isinstance(body, str):
+            body = body.encode("utf-8")
+        request = Request(method, url, Headers(headers), body)
+        response = self._sender.send(request, timeout=self._timeout)
+        return LazrResponse(response.status, response.reason, response.headers), response.content
+
+
+class AtomicFileCache:
+    """An httplib2 cache whose files several processes can share (written atomically).
+
+    File names are wadlclient's cache file names, so a directory used by
+    launchpadlib and by wadlclient holds one set of files.
+    """
+
+    TEMPFILE_PREFIX = ".temp"
+
+    def __init__(
+        self, cache: str | os.PathLike[str], safe: Callable[[str], str] = safename
+    ) -> None:
+        self.directory = os.path.normpath(cache)
+        self._get_safe_name = safe
+        os.makedirs(self.directory, exist_ok=True)
+
+    def _get_key_path(self, key: str) -> str:
+        name = self._get_safe_name(key)
+        if name.startswith(self.TEMPFILE_PREFIX):
+            raise ValueError(f"Cache key cannot start with '{self.TEMPFILE_PREFIX}'")
+        return os.path.join(self.directory, name)
+
+    def get(self, key: str) -> bytes | None:
+        """The value stored for ``key``, or None."""
+        try:
+            with open(self._get_key_path(key), "rb") as file:
+                return file.read()
+        except FileNotFoundError:
+            return None
+
+    def set(self, key: str, value: bytes) -> None:
+        """Store ``value`` for ``key``: written to a temporary file, then renamed."""
+        handle, temporary = tempfile.mkstemp(prefix=self.TEMPFILE_PREFIX, dir=self.directory)
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.write(value)
+            os.replace(temporary, self._get_key_path(key))
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+
+    def delete(self, key: str) -> None:
+        """Forget ``key`` (nothing happens when it is not stored)."""
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(self._get_key_path(key))
+
+
+class MultipleRepresentationCache(AtomicFileCache):
+    """An AtomicFileCache keyed by URL and media type, as wadlclient's cache is."""
+
+    def __init__(self, cache: str | os.PathLike[str]) -> None:
+        super().__init__(cache, self.append_media_type)
+        self.request_media_type: str | None = None
+
+    def append_media_type(self, key: str) -> str:
+        """The file name of ``key`` fetched as the current request media type."""
+        if self.request_media_type is not None:
+            key = f"{key}-{self.request_media_type}"
+        return safename(key)
+
+
+class Browser:
+    """Holds the HTTP object a service root's ``httpFactory`` made (``_connection``).
+
+    The object is made when first needed: a root whose ``httpFactory`` is
+    not overridden sends over wadlclient's own connections and may never
+    need one.
+    """
+
+    NOT_MODIFIED = object()
+    MAX_RETRIES = 6
+
+    def __init__(
+        self,
+        service_root: Any,
+        credentials: Any,
+        cache: Any = None,
+        timeout: float | None = None,
+        proxy_info: Any = None,
+        user_agent: str | None = None,
+        max_retries: int = MAX_RETRIES,
+    ) -> None:
+        self._factory_arguments = (credentials, cache, timeout, proxy_info)
+        self._service_root = service_root
+        self._made: Any = None
+        self.user_agent = user_agent
+        self.max_retries = max_retries
+
+    @property
+    def _connection(self) -> Any:
+        """The ``httpFactory`` object (an httplib2.Http-like ``RestfulHttp``)."""
+        if self._made is None:
+            self._made = self._service_root.httpFactory(*self._factory_arguments)
+        return self._made

@@ -1,0 +1,199 @@
+"""Fuzz: generated WADL, root JSON and pages, served for real, give nothing but wadlclient errors.
+
+Every example starts a `ServiceRoot` on the hostile server (which serves
+what hypothesis drew), then walks, counts, indexes and slices each
+collection and reads a field of each entry met. The only exceptions
+allowed out are `RestfulError` (and its subclasses), plus Python's own
+protocol errors where the protocol asks for them: `AttributeError` for a
+link the root does not have, `IndexError` past the end of a collection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from tests.hostile.server import WADL_TYPE, Exchange, HostileServer
+
+from cookbook_service.wadl import generate_wadl
+from wadlclient import ServiceRoot
+from wadlclient.errors import RestfulError
+from wadlclient.objects import Collection
+
+COLLECTIONS = ("recipes", "dishes", "cookbooks")
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True),
+    st.text(max_size=20),
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@st.composite
+def links(draw: st.DrawFn, base: str) -> Any:
+    """A link as a hostile server might write it: good, relative, foreign, odd, or not a string."""
+    return draw(
+        st.one_of(
+            st.sampled_from(
+                [
+                    base + "/1.0/recipes",
+                    base + "/1.0/recipes?ws.start=1",
+                    base + "/1.0/recipes?ws.start=0&ws.size=1",
+                    base + "/1.0/recipes?ws.start=zz",
+                    base + "/1.0/cookbooks/x",
+                    "/1.0/recipes",
+                    "file:///etc/passwd",
+                    "http://[::1",
+                    "http://127.0.0.1:99999/",
+                    "",
+                ]
+            ),
+            json_values,
+        )
+    )
+
+
+@st.composite
+def entries(draw: st.DrawFn, base: str) -> Any:
+    entry = {
+        "self_link": draw(links(base)),
+        "resource_type_link": draw(
+            st.sampled_from(["#recipe", "#cookbook", "#dish", "#nothing", 7, base + "/1.0/#recipe"])
+        ),
+        "title": draw(json_values),
+        "price": draw(json_values),
+        "copyright_date": draw(json_values),
+        "http_etag": draw(json_values),
+    }
+    return draw(st.one_of(st.just(entry), json_values))
+
+
+@st.composite
+def pages(draw: st.DrawFn, base: str) -> bytes:
+    document: dict[str, Any] = {"entries": draw(st.lists(entries(base), max_size=4))}
+    for key in ("start", "total_size", "next_collection_link", "total_size_link"):
+        if draw(st.booleans()):
+            value = draw(st.one_of(st.integers(-3, 10), links(base), json_values))
+            document[key] = value
+    shape = draw(st.sampled_from(["json", "json", "json", "broken", "deep", "other"]))
+    if shape == "broken":
+        return json.dumps(document).encode()[: draw(st.integers(0, 40))]
+    if shape == "deep":
+        return b'{"entries": ' + b"[" * 5000
+    if shape == "other":
+        return json.dumps(draw(json_values)).encode()
+    return json.dumps(document).encode()
+
+
+@st.composite
+def wadls(draw: st.DrawFn, root: str) -> bytes:
+    wadl = generate_wadl(root, WADL_TYPE)
+    change = draw(st.sampled_from(["none", "none", "cut", "splice", "href"]))
+    if change == "cut":
+        start = draw(st.integers(0, len(wadl)))
+        return wadl[:start] + wadl[start + draw(st.integers(1, 200)) :]
+    if change == "splice":
+        at = draw(st.integers(0, len(wadl)))
+        return wadl[:at] + draw(st.binary(max_size=30)) + wadl[at:]
+    if change == "href":
+        target = draw(st.sampled_from([b"#recipe-full", b"#service-root-json", b"#recipe-page"]))
+        return wadl.replace(target, b"#missing", 1)
+    return wadl
+
+
+def _serve(hostile: HostileServer, wadl: bytes, root_json: bytes, served: list[bytes]) -> None:
+    def root(exchange: Exchange) -> None:
+        if "wadl" in exchange.hit.headers.get("accept", ""):
+            exchange.send(200, wadl, content_type=WADL_TYPE)
+        else:
+            exchange.send(200, root_json)
+
+    def collection(exchange: Exchange) -> None:
+        start = parse_qs(exchange.hit.query).get("ws.start", ["0"])[0]
+        index = int(start) % len(served) if start.isdigit() else 0
+        exchange.send(200, served[index])
+
+    hostile.routes.clear()
+    hostile.routes["/1.0/"] = root
+    for name in COLLECTIONS:
+        hostile.routes[f"/1.0/{name}"] = collection
+
+
+def _exercise(root: ServiceRoot) -> None:
+    for name in COLLECTIONS:
+        try:
+            collection = getattr(root, name)
+        except (AttributeError, RestfulError):
+            continue
+        if not isinstance(collection, Collection):
+            continue  # a null or odd link: the field's value, not a collection
+        for action in (len, _walk, _first, _slice):
+            with contextlib.suppress(RestfulError, IndexError):
+                action(collection)
+
+
+def _walk(collection: Any) -> None:
+    for entry in itertools.islice(collection, 20):
+        for field in ("title", "price", "copyright_date"):
+            with contextlib.suppress(AttributeError, RestfulError):
+                getattr(entry, field)
+
+
+def _first(collection: Any) -> None:
+    collection[0]
+
+
+def _slice(collection: Any) -> None:
+    collection[1:4]
+
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    # No shrinking: a failing example is reported as drawn, within the minute.
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_generated_wadl_root_json_and_pages_give_only_wadlclient_errors(
+    hostile: HostileServer, data: st.DataObject
+) -> None:
+    base = hostile.url
+    wadl = data.draw(wadls(base + "/1.0/"), label="wadl")
+    root_document = data.draw(
+        st.one_of(
+            st.fixed_dictionaries(
+                {
+                    "resource_type_link": st.sampled_from(
+                        ["#service-root", base + "/1.0/#service-root", 3]
+                    ),
+                    **{f"{name}_collection_link": links(base) for name in COLLECTIONS},
+                }
+            ),
+            json_values,
+        ),
+        label="root",
+    )
+    served = data.draw(st.lists(pages(base), min_size=1, max_size=4), label="pages")
+    _serve(hostile, wadl, json.dumps(root_document).encode(), served)
+
+    try:
+        root = ServiceRoot(None, base, version="1.0", max_retries=0, deadline=10)
+    except RestfulError:
+        return
+    with root:
+        _exercise(root)

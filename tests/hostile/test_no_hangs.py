@@ -1,0 +1,133 @@
+"""Finding 2: paging always advances, and a timeout bounds a whole answer and a whole call."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from urllib.parse import parse_qs
+
+import pytest
+from tests.hostile.server import Exchange, HostileServer, recipe
+
+from wadlclient import ServiceRoot
+from wadlclient.errors import ResponseError, ServerError, TransportTimeout
+from wadlclient.http import Transport
+from wadlclient.objects import pages
+
+#: A hostile chain is cut here by the server itself, so that today's code ends (wrongly) too.
+SERVER_GIVES_UP_AFTER = 60
+
+
+def _start(exchange: Exchange) -> int:
+    return int(parse_qs(exchange.hit.query).get("ws.start", ["0"])[0])
+
+
+def _self_pointing(hostile: HostileServer) -> Callable[[Exchange], None]:
+    """Every page links to itself (until the server gives up)."""
+
+    def serve(exchange: Exchange) -> None:
+        url = hostile.url + "/1.0/recipes"
+        done = hostile.count("/1.0/recipes") > SERVER_GIVES_UP_AFTER
+        document: dict[str, object] = {"entries": [recipe(url + "/1", 1)], "start": 0}
+        if not done:
+            document["next_collection_link"] = url + "?ws.start=0&ws.size=1"
+        exchange.json(document)
+
+    return serve
+
+
+def _endless(
+    hostile: HostileServer, per_page: int, total: int | None = None
+) -> Callable[[Exchange], None]:
+    """Pages of ``per_page`` entries with ever new next links, claiming ``total`` if given."""
+
+    def serve(exchange: Exchange) -> None:
+        url = hostile.url + "/1.0/recipes"
+        start = _start(exchange)
+        document: dict[str, object] = {
+            "entries": [recipe(f"{url}/{n}", n) for n in range(start, start + per_page)],
+            "start": start,
+        }
+        if total is not None:
+            document["total_size"] = total
+        if hostile.count("/1.0/recipes") <= SERVER_GIVES_UP_AFTER:
+            document["next_collection_link"] = f"{url}?ws.start={start + max(per_page, 1)}"
+        exchange.json(document)
+
+    return serve
+
+
+def test_iteration_ends_with_an_error_on_a_page_that_links_to_itself(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot]
+) -> None:
+    root = make_root()
+    hostile.routes["/1.0/recipes"] = _self_pointing(hostile)
+
+    with pytest.raises(ResponseError, match="loop"):
+        list(root.recipes)
+
+
+def test_len_ends_with_an_error_on_a_page_that_links_to_itself(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot]
+) -> None:
+    root = make_root()
+    hostile.routes["/1.0/recipes"] = _self_pointing(hostile)
+
+    with pytest.raises(ResponseError, match="loop"):
+        len(root.recipes)
+
+
+def test_len_of_a_chain_without_total_size_is_bounded(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pages, "MAX_PAGES", 20, raising=False)
+    root = make_root()
+    hostile.routes["/1.0/recipes"] = _endless(hostile, per_page=1)
+
+    with pytest.raises(ResponseError, match="more pages"):
+        len(root.recipes)
+    assert hostile.count("/1.0/recipes") < SERVER_GIVES_UP_AFTER
+
+
+@pytest.mark.parametrize("key", [3, slice(0, 5)], ids=["index", "slice"])
+def test_empty_pages_with_a_next_link_end_an_index_or_slice(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot], key: object
+) -> None:
+    root = make_root()
+    hostile.routes["/1.0/recipes"] = _endless(hostile, per_page=0)
+
+    with pytest.raises(ResponseError, match="empty page"):
+        root.recipes[key]
+    assert hostile.count("/1.0/recipes") == 1
+
+
+def test_more_pages_than_the_announced_total_end_a_walk(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot]
+) -> None:
+    root = make_root()
+    hostile.routes["/1.0/recipes"] = _endless(hostile, per_page=1, total=3)
+
+    with pytest.raises(ResponseError, match="more pages"):
+        list(root.recipes)
+
+
+def test_a_dripping_answer_ends_at_the_read_timeout(hostile: HostileServer) -> None:
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n"
+    hostile.routes["/drip"] = lambda ex: ex.drip(head + b'"' + b"x" * 38 + b'"', every=0.1)
+
+    started = time.monotonic()
+    with Transport(timeout=1.0, max_retries=0) as transport, pytest.raises(TransportTimeout):
+        transport.request("GET", hostile.url + "/drip")
+
+    assert time.monotonic() - started < 3.0
+
+
+def test_retries_stop_at_the_deadline_of_the_call(hostile: HostileServer) -> None:
+    hostile.routes["/busy"] = lambda ex: ex.send(503, b"busy", [("Retry-After", "1")])
+
+    started = time.monotonic()
+    with Transport(deadline=2.5, max_retries=10) as transport, pytest.raises(ServerError):
+        transport.request("GET", hostile.url + "/busy")
+
+    assert time.monotonic() - started < 3.5
+    assert 2 <= hostile.count("/busy") <= 3

@@ -1,0 +1,90 @@
+"""launchpadlib scripts the tests run in a child process under ``wadlclient.lazr_compat``.
+
+    python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO SERVICE_ROOT DIR
+
+Each scenario prints one JSON object for the test to check. The
+script itself is plain launchpadlib code: no wadlclient import.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from launchpadlib.credentials import AccessToken, Credentials, MemoryCredentialStore
+from launchpadlib.launchpad import Launchpad
+from launchpadlib.testing.helpers import NoNetworkAuthorizationEngine
+
+
+class CountingEngine(NoNetworkAuthorizationEngine):
+    """Issues ``fresh-1``, ``fresh-2``, ... without a browser, counting the runs."""
+
+    def make_end_user_authorize_token(self, credentials: Any, request_token: str) -> None:
+        self.access_tokens_obtained += 1
+        credentials.access_token = AccessToken(f"fresh-{self.access_tokens_obtained}", "secret")
+
+
+def anonymous(service_root: str, directory: str) -> dict[str, Any]:
+    """login_anonymously, the people collection, bugs by key, a named operation."""
+    lp = Launchpad.login_anonymously(
+        "compat-test", service_root=service_root, launchpadlib_dir=directory, version="1.0"
+    )
+    missing = "no KeyError"
+    try:
+        lp.bugs[999]
+    except KeyError as error:
+        missing = f"KeyError {error}"
+    found = lp.people.getByEmail(email="grace@example.com")
+    return {
+        "root_class_module": type(lp).__mro__[1].__module__,
+        "service_root_module": sys.modules["lazr.restfulclient.resource"].ServiceRoot.__module__,
+        "people": [person.name for person in lp.people],
+        "person_by_key": lp.people["ada"].display_name,
+        "bug_1_title": lp.bugs[1].title,
+        "bug_1_id": lp.bugs[1].id,
+        "bug_at_position_1": lp.bugs[1:2][0].id,
+        "missing_bug": missing,
+        "operation_result": found.name,
+    }
+
+
+def expired_token(service_root: str, directory: str) -> dict[str, Any]:
+    """A stored token the server calls expired: the engine runs once, the request is retried."""
+    credentials = Credentials("compat-test", access_token=AccessToken("stale", "secret"))
+    engine = CountingEngine(service_root, "compat-test")
+    lp = Launchpad(
+        credentials,
+        engine,
+        MemoryCredentialStore(),
+        service_root=service_root,
+        cache=directory,
+        timeout=None,
+        proxy_info=None,
+        version="1.0",
+    )
+    return {
+        "engine_runs": engine.access_tokens_obtained,
+        "token_now": lp.credentials.access_token.key,
+        "bug_1_title": lp.bugs[1].title,
+    }
+
+
+def people(service_root: str, directory: str) -> dict[str, Any]:
+    """login_anonymously, then one collection read."""
+    lp = Launchpad.login_anonymously(
+        "compat-test", service_root=service_root, launchpadlib_dir=directory, version="1.0"
+    )
+    return {"people": [person.name for person in lp.people]}
+
+
+SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
+    "people": people,
+    "anonymous": anonymous,
+    "expired_token": expired_token,
+}
+
+if __name__ == "__main__":
+    scenario, root, scratch = sys.argv[1:4]
+    print(json.dumps(SCENARIOS[scenario](root, scratch)))

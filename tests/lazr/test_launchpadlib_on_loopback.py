@@ -1,0 +1,89 @@
+"""Real launchpadlib, run on wadlclient, against the Launchpad-like loopback service.
+
+The scripts run in a child process started as ``python -m
+wadlclient.lazr_compat script.py``: the way a user runs an unchanged
+program, and a process where the real lazr.restfulclient is never imported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.lazr.lpservice import LoopbackServer
+
+SCENARIOS = Path(__file__).with_name("lp_scenarios.py")
+
+
+def run_scenario(
+    name: str, server: LoopbackServer, scratch: Path, *, stock: bool = False
+) -> dict[str, Any]:
+    """Run a scenario under wadlclient (or, ``stock``, on the real lazr.restfulclient)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(scratch)}
+    runner = [] if stock else ["-m", "wadlclient.lazr_compat"]
+    done = subprocess.run(
+        [sys.executable, *runner, str(SCENARIOS), name, server.service_root, str(scratch)],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_launchpadlib_anonymous_session_runs_on_wadlclient(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    result = run_scenario("anonymous", launchpad_like, tmp_path)
+    assert result["root_class_module"] == "wadlclient.lazr.restfulclient.resource"
+    assert result["service_root_module"] == "wadlclient.lazr.restfulclient.resource"
+    assert result["people"] == ["ada", "alan", "grace"]
+    assert result["person_by_key"] == "Ada Lovelace"
+    assert result["operation_result"] == "grace"
+    wadl_requests = [e for e in launchpad_like.state.requests_to("/1.0/") if "wadl" in e.accept]
+    assert [e.accept for e in wadl_requests] == ["application/vnd.sun.wadl+xml"]
+
+
+def test_bugs_key_lookup_is_by_bug_number_not_position(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    result = run_scenario("anonymous", launchpad_like, tmp_path)
+    assert (result["bug_1_id"], result["bug_1_title"]) == (1, "First bug")
+    assert result["bug_at_position_1"] == 2
+    assert launchpad_like.state.requests_to("/1.0/bugs/1")
+
+
+def test_missing_bug_key_raises_key_error(launchpad_like: LoopbackServer, tmp_path: Path) -> None:
+    result = run_scenario("anonymous", launchpad_like, tmp_path)
+    assert result["missing_bug"] == "KeyError 999"
+    assert [e.status for e in launchpad_like.state.requests_to("/1.0/bugs/999")] == [404]
+
+
+def test_expired_token_runs_the_authorization_engine_once_and_retries(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    launchpad_like.state.expired_tokens.add("stale")
+    result = run_scenario("expired_token", launchpad_like, tmp_path)
+    assert result["engine_runs"] == 1
+    assert result["token_now"] == "fresh-1"
+    assert result["bug_1_title"] == "First bug"
+    first_two = launchpad_like.state.journal[:2]
+    assert [(e.path, e.token, e.status) for e in first_two] == [
+        ("/1.0/", "stale", 401),
+        ("/1.0/", "fresh-1", 200),
+    ]
+    assert all(e.token == "fresh-1" for e in launchpad_like.state.journal[1:])
+
+
+def test_a_cache_written_by_stock_launchpadlib_keeps_wadlclient_warm(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    stock = run_scenario("people", launchpad_like, tmp_path, stock=True)
+    sent_by_stock = len(launchpad_like.state.journal)
+    ours = run_scenario("people", launchpad_like, tmp_path)
+    assert stock == ours == {"people": ["ada", "alan", "grace"]}
+    second_run = launchpad_like.state.journal[sent_by_stock:]
+    assert [e.path.split("?")[0] for e in second_run] == ["/1.0/people"]

@@ -1,0 +1,60 @@
+"""What a package index and a new user see: licence, description, links, changelog, CI steps.
+
+Building, ``twine check`` and installing the wheel into a clean venv are
+``make package``, which .ci/run runs (they need the network for the build
+backend, and take longer than a unit test should).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+
+@pytest.fixture(scope="module")
+def project() -> dict[str, Any]:
+    with open(ROOT / "pyproject.toml", "rb") as readable:
+        return dict(tomllib.load(readable)["project"])
+
+
+def test_the_licence_is_an_spdx_expression_with_its_file(project: dict[str, Any]) -> None:
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+def test_the_index_description_says_what_it_is_how_to_install_and_shows_an_example(
+    project: dict[str, Any],
+) -> None:
+    text = (ROOT / project["readme"]).read_text(encoding="utf-8")
+    assert project["readme"] != "README.md"  # the README opens with make targets for a clone
+    assert "make " not in text
+    assert "pip install wadlclient" in text
+    example = re.search(r"```python\n(.*?)```", text, re.S)
+    assert example is not None and 5 <= len(example.group(1).splitlines()) <= 12
+
+
+def test_project_urls_and_extras_for_users(project: dict[str, Any]) -> None:
+    assert project["urls"]
+    assert {"server", "progress"} <= set(project["optional-dependencies"])
+
+
+def test_the_changelog_has_an_unreleased_section() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## Unreleased" in text
+    assert "### Changed (newcomer)" in text
+
+
+def test_ci_builds_the_docs_and_the_package() -> None:
+    steps = (ROOT / ".ci" / "run").read_text()
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.findall(r"^make \w+", steps, re.M) == ["make test", "make docs", "make package"]
+    assert "mkdocs build --strict" in makefile
+    assert "twine check --strict dist/*" in makefile
+    assert "-m build" in makefile
