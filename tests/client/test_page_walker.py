@@ -88,3 +88,34 @@ def test_the_length_is_read_once_from_the_first_page() -> None:
 
     assert walker.length(plan) == walker.length(plan) == len(ITEMS)
     assert source.fetched == 1
+
+
+def test_the_loop_guard_remembers_nothing_per_page_when_pages_state_their_offsets() -> None:
+    """A long walk stays flat: pages that advance by offset leave no trace in the guard."""
+    import tracemalloc
+
+    from wadlclient.objects.pages import PageGuard
+
+    guard = PageGuard()
+    size = 75
+    base = "http://service.example/1.0/recipes"
+    links = [f"{base}?ws.size={size}&ws.start={n}" for n in range(1, 20_001)]
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for n, link in enumerate(links):
+        guard.check(Page([n], n * size, None, link, (n + 1) * size, None))
+    grown = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+
+    assert grown < 16 * 1024
+
+
+def test_the_loop_guard_catches_a_page_that_goes_back_before_the_offset_it_was_asked_for() -> None:
+    from wadlclient.errors import ResponseError
+    from wadlclient.objects.pages import PageGuard
+
+    guard = PageGuard()
+    guard.check(Page([1], 0, None, "http://s/c?ws.start=5", 5, None))
+
+    with pytest.raises(ResponseError, match="loop"):
+        guard.check(Page([2], 0, None, "http://s/c?ws.start=5", 5, None))

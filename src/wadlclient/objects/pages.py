@@ -81,10 +81,11 @@ class PageGuard:
     size the server announced allows (`MAX_PAGES` when it announces none).
     """
 
-    __slots__ = ("_pages", "_seen", "_total")
+    __slots__ = ("_floor", "_pages", "_seen", "_total")
 
     def __init__(self) -> None:
         self._seen: set[str] = set()
+        self._floor: int | None = None
         self._pages = 0
         self._total: int | None = None
 
@@ -100,11 +101,8 @@ class PageGuard:
             raise ResponseError(
                 f"an empty page links to a next page ({link}): paging would not advance"
             )
-        if link in self._seen or (
-            page.start is not None and page.next_start is not None and page.next_start <= page.start
-        ):
+        if self._loops(page, link):
             raise ResponseError(f"the pages loop: {link} was already served in this walk")
-        self._seen.add(link)
         limit = MAX_PAGES if self._total is None else self._total + 1
         if self._pages > limit:
             raise ResponseError(
@@ -112,6 +110,26 @@ class PageGuard:
                 f"{self._total if self._total is not None else 'no'} entries announced); "
                 f"next link {link}"
             )
+
+
+    def _loops(self, page: Page, link: str) -> bool:
+        """Whether ``link`` goes back in the walk.
+
+        With offsets (the dialect's ``start`` and ``ws.start``) each page must
+        start at or after the offset the previous link named, and link to a
+        later one: nothing is remembered per page, so a long walk stays flat.
+        Without them, the links served so far are remembered.
+        """
+        start, next_start = page.start, page.next_start
+        if start is None or next_start is None:
+            if link in self._seen:
+                return True
+            self._seen.add(link)
+            return False
+        if next_start <= start or (self._floor is not None and start < self._floor):
+            return True
+        self._floor = next_start
+        return False
 
 
 class PageWalker:
