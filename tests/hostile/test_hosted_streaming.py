@@ -10,7 +10,7 @@ import pytest
 from tests.hostile.server import Exchange, HostileServer
 
 from wadlclient import HostedFile, NotFound, ServiceRoot
-from wadlclient.errors import ConnectionDropped
+from wadlclient.errors import ConnectionDropped, TransportTimeout
 from wadlclient.http import BodyTooLarge, Transport
 
 SIZE = 20 * 1024 * 1024
@@ -181,3 +181,26 @@ def test_a_sender_that_cannot_stream_gives_the_same_reader(hostile: HostileServe
     transport = Transport(max_retries=0, pool="httpx")
     with transport, transport.stream("GET", hostile.url + FILE_PATH) as answer:
         assert (answer.status, answer.read(3), answer.read()) == (200, b"def", b"lated")
+
+
+def test_a_stream_must_arrive_whole_within_the_read_timeout(hostile: HostileServer) -> None:
+    def serve(exchange: Exchange) -> None:
+        exchange.raw(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
+        exchange.drip(b"x" * 100, every=0.1)
+
+    hostile.routes[FILE_PATH] = serve
+
+    with Transport(max_retries=0, timeout=1) as transport:
+        answer = transport.stream("GET", hostile.url + FILE_PATH)
+        with answer, pytest.raises(TransportTimeout):
+            answer.read()
+
+
+def test_a_hosted_file_iterates_by_lines(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot]
+) -> None:
+    cover = _cover(hostile, make_root)
+    hostile.routes[FILE_PATH] = lambda exchange: exchange.send(200, b"a\nb\n", content_type=None)
+
+    with cover.open() as handle:
+        assert list(handle) == [b"a\n", b"b\n"]
