@@ -46,7 +46,8 @@ class HostedFile(Resource):
                 raise ValueError("Files opened for read access can't specify content_type.")
             if filename is not None:
                 raise ValueError("Files opened for read access can't specify filename.")
-            return HostedFileReader(self)
+            transport = self._session.transport
+            return HostedFileReader(self, transport.stream("GET", self._url, accept="*/*"))
         return HostedFileBuffer(self, mode, content_type, filename)
 
     def delete(self) -> None:
@@ -77,22 +78,21 @@ def content_disposition(filename: str) -> str:
 class HostedFileReader(io.BufferedIOBase):
     """A hosted file being read: its bytes as they arrive, never held whole.
 
-    Opening it sends the GET (following the redirect to the bytes); a
-    wadlclient error then is raised by ``open``. Read it to its end, or
+    `HostedFile.open` sends the GET (following the redirect to the bytes)
+    and raises the answer's error, if any. Read the reader to its end, or
     close it (``with``), to free the connection. It cannot seek; it belongs
     to the thread that opened it.
     """
 
-    def __init__(self, hosted_file: HostedFile) -> None:
+    def __init__(self, hosted_file: HostedFile, stream: StreamedResponse) -> None:
         super().__init__()
         self.hosted_file = hosted_file
         self.url = url_of(hosted_file)
-        transport = session_of(hosted_file).transport
-        self._stream: StreamedResponse = transport.stream("GET", self.url, accept="*/*")
-        headers = self._stream.headers
+        self._stream = stream
+        headers = stream.headers
         self.last_modified: str | None = headers.get("last-modified")
         self.content_type: str | None = headers.get("content-type")
-        location = headers.get("content-location") or self._stream.url
+        location = headers.get("content-location") or stream.url
         path = urllib.parse.urlsplit(location).path
         self.filename: str = urllib.parse.unquote(path.rsplit("/", 1)[-1])
 
