@@ -32,6 +32,7 @@ class Hit:
     query: str
     headers: dict[str, str]
     body: bytes
+    peer: int = 0  # the client's port: one per connection
 
 
 class Exchange:
@@ -112,7 +113,8 @@ class HostileServer:
         length = int(handler.headers.get("Content-Length") or 0)
         body = handler.rfile.read(length) if length else b""
         headers = {k.lower(): v for k, v in handler.headers.items()}
-        hit = Hit(handler.command, origin, path, query, headers, body)
+        peer = handler.client_address[1]
+        hit = Hit(handler.command, origin, path, query, headers, body, peer)
         with self.lock:
             self.hits.append(hit)
             route = self.routes.get(path)

@@ -18,7 +18,8 @@ from wadlclient.http.models import (
     Timeout,
 )
 from wadlclient.http.retry import RETRY_METHODS
-from wadlclient.http.sender import Sender
+from wadlclient.http.sender import Sender, StreamingSender
+from wadlclient.http.stream import StreamedResponse
 from wadlclient.http.transport import Transport
 from wadlclient.http.wire import BodyTooLarge, InvalidURL
 
@@ -33,6 +34,8 @@ __all__ = [
     "Request",
     "Response",
     "Sender",
+    "StreamedResponse",
+    "StreamingSender",
     "Timeout",
     "Transport",
 ]

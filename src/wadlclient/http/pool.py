@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import functools
 import http.client
 import io
 import socket
@@ -51,8 +52,9 @@ from wadlclient.http.connection import (
 from wadlclient.http.models import DEFAULT_MAX_BODY, Request, Response, Timeout
 from wadlclient.http.proxies import environment_proxies, proxy_for
 from wadlclient.http.sender import Sender
+from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.urls import Origin, Target, parse_url
-from wadlclient.http.wire import BodyTooLarge, decode_body, framed_headers
+from wadlclient.http.wire import BodyTooLarge, content_codings, decode_body, framed_headers
 
 __all__ = ["MAX_IDLE_PER_ORIGIN", "ConnectionPool"]
 
@@ -88,7 +90,53 @@ class ConnectionPool:
         self._fallback_sender: Sender | None = None
 
     def send(self, request: Request, *, timeout: Timeout) -> Response:
-        """One exchange on an idle connection or a new one; a stale reused one is resent."""
+        """One exchange on an idle connection or a new one, its answer read whole and decoded."""
+        started = self._start(request, timeout)
+        if started is None:
+            return self._fallback().send(request, timeout=timeout)
+        route, connection, answer = started
+        content = self._read_body(answer, connection, request.url)
+        self._release(route, connection, answer)
+        headers = Headers(answer.msg.raw_items())
+        try:
+            decoded = decode_body(content, headers, self._max_body)
+        except BodyTooLarge as error:
+            raise BodyTooLarge(f"{request.method} {request.url}: {error}") from None
+        return Response(answer.status, answer.reason, headers, decoded, request.url)
+
+    def open(self, request: Request, *, timeout: Timeout) -> StreamedResponse:
+        """One exchange whose body is read as the caller reads it (`Sender.open`).
+
+        The connection goes back to the pool when the body was read to its
+        end, and is closed when the stream is closed before.
+        """
+        started = self._start(request, timeout)
+        if started is None:
+            return whole_stream(self._fallback().send(request, timeout=timeout))
+        route, connection, answer = started
+        limit = self._max_body
+        if answer.length is not None and answer.length > limit:
+            _close(answer, connection)
+            raise BodyTooLarge(
+                f"{request.url}: the answer's body is {answer.length} bytes (limit {limit})"
+            )
+        headers = Headers(answer.msg.raw_items())
+        return StreamedResponse(
+            (answer.status, answer.reason, headers, request.url),
+            functools.partial(_read_some, answer, connection),
+            codings=content_codings(headers),
+            max_body=limit,
+            release=functools.partial(self._release, route, connection, answer),
+            discard=functools.partial(_close, answer, connection),
+        )
+
+    def _start(
+        self, request: Request, timeout: Timeout
+    ) -> tuple[Route, Connection, http.client.HTTPResponse] | None:
+        """Send the request and read the answer's head; None: the route is httpx's.
+
+        A stale reused connection is replaced and the request resent (idempotent ones).
+        """
         if self._closed:
             raise RuntimeError("the connection pool is closed")
         target = parse_url(request.url)
@@ -97,22 +145,33 @@ class ConnectionPool:
         origin = target.origin
         route = self._routes[origin] if origin in self._routes else self._route(origin)
         if route is None:
-            return self._fallback().send(request, timeout=timeout)
+            return None
         connection = self._checkout(route)
         reused = connection is not None
         if connection is None:
             connection = self._connect(route, timeout)
         try:
-            return self._exchange(route, connection, request, target, timeout, reused)
+            answer = self._begin(route, connection, request, target, timeout, reused)
+            return route, connection, answer
         except _Stale as stale:
             if request.method not in _IDEMPOTENT_METHODS:
                 raise stale.error from stale.__cause__
         connection = self._connect(route, timeout)
         try:
-            return self._exchange(route, connection, request, target, timeout, False)
+            answer = self._begin(route, connection, request, target, timeout, False)
+            return route, connection, answer
         except ConnectionDropped as error:
             error.retried = True
             raise
+
+    def _release(
+        self, route: Route, connection: Connection, answer: http.client.HTTPResponse
+    ) -> None:
+        """After an answer read whole: the connection back to the pool, unless it closes."""
+        if answer.will_close:
+            connection.close()
+        else:
+            self._checkin(route, connection)
 
     def close(self) -> None:
         """Close every idle connection; later requests are refused."""
@@ -192,7 +251,7 @@ class ConnectionPool:
             raise ConnectError(str(exc) or type(exc).__name__) from exc
         return connection
 
-    def _exchange(
+    def _begin(
         self,
         route: Route,
         connection: Connection,
@@ -200,8 +259,8 @@ class ConnectionPool:
         target: Target,
         timeout: Timeout,
         reused: bool,
-    ) -> Response:
-        """One request and its whole answer; the connection goes back if it can."""
+    ) -> http.client.HTTPResponse:
+        """Send one request and read its answer's status and headers."""
         path = target.absolute if route.absolute_form else target.path
         body = request.body or b""
         head = request_head(request.method, path, framed_headers(request, target), route)
@@ -236,17 +295,7 @@ class ConnectionPool:
             if reused and nothing_arrived:
                 raise _Stale(error) from exc
             raise error from exc
-        content = self._read_body(answer, connection, request.url)
-        if answer.will_close:
-            connection.close()
-        else:
-            self._checkin(route, connection)
-        headers = Headers(answer.msg.raw_items())
-        try:
-            decoded = decode_body(content, headers, self._max_body)
-        except BodyTooLarge as error:
-            raise BodyTooLarge(f"{request.method} {request.url}: {error}") from None
-        return Response(answer.status, answer.reason, headers, decoded, request.url)
+        return answer
 
     def _read_body(
         self, answer: http.client.HTTPResponse, connection: Connection, url: str
@@ -256,15 +305,9 @@ class ConnectionPool:
         if answer.length is not None and answer.length > limit:
             _close(answer, connection)
             raise BodyTooLarge(f"{url}: the answer's body is {answer.length} bytes (limit {limit})")
-        try:
-            # With a Content-Length (within the limit), read() notices an answer cut short.
-            content = answer.read() if answer.length is not None else answer.read(limit + 1)
-        except BaseException as exc:
-            _close(answer, connection)
-            error = _read_error(exc)
-            if error is None:
-                raise
-            raise error from exc
+        # With a Content-Length (within the limit), read() notices an answer cut short.
+        amount = None if answer.length is not None else limit + 1
+        content = _read_some(answer, connection, amount)
         if len(content) > limit:
             _close(answer, connection)
             raise BodyTooLarge(f"{url}: the answer's body is over {limit} bytes")
@@ -305,6 +348,26 @@ class _DeadlineSocket:
 def _close(answer: http.client.HTTPResponse, connection: Connection) -> None:
     answer.close()
     connection.close()
+
+
+def _read_some(
+    answer: http.client.HTTPResponse, connection: Connection, amount: int | None
+) -> bytes:
+    """Up to ``amount`` bytes of the body (None: all); a failure closes the connection."""
+    try:
+        data = answer.read(amount)
+    except BaseException as exc:
+        _close(answer, connection)
+        error = _read_error(exc)
+        if error is None:
+            raise
+        raise error from exc
+    if not data and amount and answer.length:
+        _close(answer, connection)  # read(n) returns b"" for a body cut short
+        raise ConnectionDropped(
+            f"Server disconnected mid-answer ({answer.length} more bytes expected)."
+        )
+    return data
 
 
 def _read_error(exc: BaseException) -> TransportError | None:

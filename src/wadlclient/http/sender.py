@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from wadlclient.http.models import Request, Response, Timeout
+from wadlclient.http.stream import StreamedResponse
 
-__all__ = ["Sender"]
+__all__ = ["Sender", "StreamingSender"]
 
 
 class Sender(Protocol):
@@ -26,4 +27,21 @@ class Sender(Protocol):
 
     def close(self) -> None:
         """Release connections; later sends may be refused."""
+        ...
+
+
+@runtime_checkable
+class StreamingSender(Sender, Protocol):
+    """A `Sender` that can also hand an answer over before its body is read.
+
+    Optional: `Transport.stream` reads a whole answer from any other sender
+    (`send`) and wraps it in the same `StreamedResponse`.
+    """
+
+    def open(self, request: Request, *, timeout: Timeout) -> StreamedResponse:
+        """One exchange as `send`, the body left on the wire for the caller to read.
+
+        The stream is read (and decoded) within ``timeout.read``; closing it
+        before its end must not let the connection be reused.
+        """
         ...

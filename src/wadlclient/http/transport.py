@@ -3,6 +3,8 @@
 `Transport.request` -> cache lookup -> `_send_handling_redirects` ->
 `_send_handling_retries` -> `_send_authorized` -> `Sender.send`; the answer
 then goes through `_answer` (304s, error statuses, cache update).
+`Transport.stream` takes the same steps without the cache, and ends in
+`Sender.open` when the sender streams.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from http import HTTPStatus
 from types import TracebackType
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from wadlclient.errors import (
     ConnectError,
@@ -36,7 +38,8 @@ from wadlclient.http.models import (
 from wadlclient.http.pool import ConnectionPool
 from wadlclient.http.redirects import check_redirect, next_request, redirect_location
 from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jitter
-from wadlclient.http.sender import Sender
+from wadlclient.http.sender import Sender, StreamingSender
+from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.urls import parse_url
 from wadlclient.http.user_agent import build_user_agent
 from wadlclient.http.wire import ACCEPT_ENCODING, BodyTooLarge, InvalidURL
@@ -49,6 +52,10 @@ __all__ = ["Transport"]
 _CONDITIONAL_HEADERS = frozenset({"if-none-match", "if-modified-since"})
 #: ``Transport(pool=...)``: http.client underneath (default), or httpx's own (httpcore + h11).
 _POOL_KINDS = ("stdlib", "httpx")
+#: Bytes of an error answer's body read from a stream, for the error's message.
+_ERROR_BODY_LIMIT = 1024 * 1024
+#: What one hop of the pipeline gives back: an answer read whole, or (streaming) a 2xx to read.
+_Answer = TypeVar("_Answer", Response, Response | StreamedResponse)
 
 
 class _CacheUse(NamedTuple):
@@ -90,6 +97,11 @@ def _make_sender(pool: str, client: httpx.Client | None, max_body: int) -> Sende
 
 def _shorter(limit: float | None, left: float) -> float:
     return left if limit is None else min(limit, left)
+
+
+def _check_url(method: str, url: str) -> None:
+    if parse_url(url) is None:
+        raise InvalidURL(f"{method} {url!r}: the URL must be absolute (http or https)")
 
 
 def _failure(request: Request, error: TransportError) -> TransportError:
@@ -258,8 +270,7 @@ class Transport:
         3xx (returned for the caller to handle).
         """
         method = method.upper()
-        if parse_url(url) is None:
-            raise InvalidURL(f"{method} {url!r}: the URL must be absolute (http or https)")
+        _check_url(method, url)
         if isinstance(body, str):
             body = body.encode("utf-8")
         sent = self._fixed_headers.copy()
@@ -281,10 +292,45 @@ class Transport:
                 sent[name] = value
 
         request = Request(method, url, sent, body)
-        end = None if self._deadline is None else time.monotonic() + self._deadline
-        response = self._send_handling_redirects(request, follow_redirects, end)
+        response = self._send_handling_redirects(
+            request, follow_redirects, self._end(), self._send_single_request
+        )
         use = _CacheUse(cache, accept, cached, caller_conditional)
         return self._answer(request, response, use, follow_redirects)
+
+    def stream(
+        self,
+        method: str,
+        url: str,
+        *,
+        accept: str = "*/*",
+        headers: Mapping[str, str] | None = None,
+    ) -> StreamedResponse:
+        """Send one bodiless request; return its 2xx answer with the body still to read.
+
+        Authorization, redirects, retries (only before the body starts) and
+        the deadline are as for `request`; the cache is not used. An error
+        status raises what `request` raises (from at most 1 MiB of its
+        body). The body must be read within what is left of the deadline
+        and the read timeout; close the stream (or use ``with``) when done.
+        """
+        method = method.upper()
+        _check_url(method, url)
+        sent = self._fixed_headers.copy()
+        sent["Accept"] = accept
+        for name, value in (headers or {}).items():
+            sent[name] = value
+        request = Request(method, url, sent, None)
+        answer = self._send_handling_redirects(request, True, self._end(), self._open_single)
+        log_exchange(method, answer.url, answer.status, CacheOutcome.NONE.value)
+        if isinstance(answer, StreamedResponse):
+            return answer
+        content = answer.content
+        raise error_for(answer, content, method) or UnexpectedResponseError(answer, content)
+
+    def _end(self) -> float | None:
+        """When a call that starts now must be over (None: no deadline)."""
+        return None if self._deadline is None else time.monotonic() + self._deadline
 
     def _answer(
         self, request: Request, response: Response, use: _CacheUse, follow_redirects: bool
@@ -317,8 +363,12 @@ class Transport:
         return _wrap(response)
 
     def _send_handling_redirects(
-        self, request: Request, follow_redirects: bool, end: float | None
-    ) -> Response:
+        self,
+        request: Request,
+        follow_redirects: bool,
+        end: float | None,
+        send: Callable[[Request, float | None], _Answer],
+    ) -> _Answer:
         """Send, following redirects; authorization goes only to the credentials' origin."""
         first = parse_url(request.url)
         origin = self._auth_origin or (first.origin if first is not None else None)
@@ -326,7 +376,9 @@ class Transport:
         for _hop in range(self._max_redirects + 1):
             target = parse_url(request.url)
             same_origin = target is not None and target.origin == origin
-            response = self._send_handling_retries(request, same_origin, end)
+            response = self._send_handling_retries(request, same_origin, end, send)
+            if isinstance(response, StreamedResponse):
+                return response
             location = redirect_location(response) if follow_redirects else None
             if location is None:
                 return response
@@ -347,13 +399,17 @@ class Transport:
         )
 
     def _send_handling_retries(
-        self, request: Request, authorize: bool, end: float | None
-    ) -> Response:
+        self,
+        request: Request,
+        authorize: bool,
+        end: float | None,
+        send: Callable[[Request, float | None], _Answer],
+    ) -> _Answer:
         """Send one hop, retrying as the `Retry` policy says, within the deadline."""
         retry = self._retry
         while True:
             try:
-                response = self._send_authorized(request, authorize, end)
+                response = send(self._authorized(request, authorize), end)
             except TransportError as error:
                 try:
                     retry = retry.increment(request.method, error=error)
@@ -362,7 +418,9 @@ class Transport:
                 method, url = request.method, request.url
                 logger.warning("%s %s: %s; retrying once", method, url, describe(error))
                 continue
-            if not retry.is_retry(request.method, response.status):
+            if isinstance(response, StreamedResponse) or not retry.is_retry(
+                request.method, response.status
+            ):
                 return response
             try:
                 retry = retry.increment(request.method, response=response)
@@ -389,8 +447,8 @@ class Transport:
             )
             retry.sleep(self._sleep)
 
-    def _send_authorized(self, request: Request, authorize: bool, end: float | None) -> Response:
-        """One send with fresh credentials (same origin) or none at all (another origin)."""
+    def _authorized(self, request: Request, authorize: bool) -> Request:
+        """The request with fresh credentials (same origin) or none at all (another origin)."""
         if authorize and self._authorizer is not None:
             headers = request.headers.copy()
             headers.pop("authorization", None)
@@ -400,10 +458,31 @@ class Transport:
             headers = request.headers.copy()
             del headers["authorization"]
             request = request._replace(headers=headers)
-        return self._send_single_request(request, end)
+        return request
 
     def _send_single_request(self, request: Request, end: float | None) -> Response:
         """One request on the wire, its answer read whole, within what is left of the deadline."""
+        response = self._sender.send(request, timeout=self._timeout_left(request, end))
+        if len(response.content) > self._max_body:
+            raise BodyTooLarge(
+                f"{request.method} {request.url}: the answer's body is over {self._max_body} bytes"
+            )
+        return response
+
+    def _open_single(self, request: Request, end: float | None) -> Response | StreamedResponse:
+        """One request on the wire: a 2xx answer's body left to read, any other's read (bounded)."""
+        if not isinstance(self._sender, StreamingSender):
+            response = self._send_single_request(request, end)
+            return whole_stream(response) if 200 <= response.status < 300 else response
+        stream = self._sender.open(request, timeout=self._timeout_left(request, end))
+        if 200 <= stream.status < 300:
+            return stream
+        with stream:
+            content = stream.read(_ERROR_BODY_LIMIT)
+        return Response(stream.status, stream.reason, stream.headers, content, stream.url)
+
+    def _timeout_left(self, request: Request, end: float | None) -> Timeout:
+        """The timeout of one exchange, shortened to what is left of the call's deadline."""
         if self._closed:
             raise RuntimeError("the transport is closed; make a new one")
         timeout = self._timeout
@@ -416,9 +495,4 @@ class Transport:
                     method=request.method,
                 )
             timeout = Timeout(_shorter(timeout.connect, left), _shorter(timeout.read, left))
-        response = self._sender.send(request, timeout=timeout)
-        if len(response.content) > self._max_body:
-            raise BodyTooLarge(
-                f"{request.method} {request.url}: the answer's body is over {self._max_body} bytes"
-            )
-        return response
+        return timeout

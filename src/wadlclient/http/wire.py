@@ -7,10 +7,18 @@ from wadlclient.headers import Headers
 from wadlclient.http.models import Request
 from wadlclient.http.urls import Target
 
-__all__ = ["ACCEPT_ENCODING", "BodyTooLarge", "InvalidURL", "decode_body", "framed_headers"]
+__all__ = [
+    "ACCEPT_ENCODING",
+    "BodyTooLarge",
+    "InvalidURL",
+    "content_codings",
+    "decode_body",
+    "framed_headers",
+]
 
 #: The codings `decode_body` undoes (zlib is in every Python).
 ACCEPT_ENCODING = "gzip, deflate"
+_KNOWN_CODINGS = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate"}
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 #: Bytes decoded at a time: a bomb is stopped within this much of the cap.
 _DECODE_PIECE = 1024 * 1024
@@ -35,20 +43,30 @@ def decode_body(content: bytes, headers: Headers, max_size: int | None = None) -
     ``max_size`` bytes: decoding stops there, so a decompression bomb never
     takes more memory than the cap.
     """
-    codings = [c.strip().lower() for c in ",".join(headers.get_list("content-encoding")).split(",")]
-    if not content or not any(c in ("gzip", "x-gzip", "deflate") for c in codings):
+    codings = content_codings(headers)
+    if not content or not codings:
         return content
     import zlib
 
     try:
         for coding in reversed(codings):
-            if coding in ("gzip", "x-gzip"):
+            if coding == "gzip":
                 content = _decompress(content, zlib.MAX_WBITS | 16, max_size)
-            elif coding == "deflate":
+            else:
                 content = _inflate(content, max_size)
     except zlib.error as error:
         raise ResponseError(f"the answer's {', '.join(codings)} body does not decode") from error
     return content
+
+
+def content_codings(headers: Headers) -> list[str]:
+    """The ``Content-Encoding`` codings we undo ("gzip" or "deflate"), in the order applied.
+
+    Any other coding is left on the body as it is, as httpx does.
+    """
+    named = ",".join(headers.get_list("content-encoding")).split(",")
+    codings = [_KNOWN_CODINGS.get(c.strip().lower()) for c in named]
+    return [c for c in codings if c is not None]
 
 
 class BodyTooLarge(ResponseError):

@@ -19,12 +19,13 @@ Lazily filled per-object state (an entry's representation, a collection's
 first page and size) is replaced by single atomic assignments of
 immutable-in-practice values, so two threads racing to fill it at worst
 both fetch it. Not guarded: an `Entry` being modified from two threads at
-once, and a `HostedFileBuffer`, which belongs to the thread that opened it.
+once, and a `HostedFileReader` or `HostedFileBuffer`, which belongs to the
+thread that opened it.
 """
 
 from wadlclient.objects.collection import Collection
 from wadlclient.objects.entry import Entry
-from wadlclient.objects.hosted import HostedFile, HostedFileBuffer
+from wadlclient.objects.hosted import HostedFile, HostedFileBuffer, HostedFileReader
 from wadlclient.objects.operations import NamedOperation
 from wadlclient.objects.pages import Page, PageSource, PageWalker, WalkPlan
 from wadlclient.objects.protocols import CollectionLike, EntryLike, EntryT, RootLike
@@ -47,6 +48,7 @@ __all__ = [
     "EntryT",
     "HostedFile",
     "HostedFileBuffer",
+    "HostedFileReader",
     "NamedOperation",
     "Page",
     "PageSource",

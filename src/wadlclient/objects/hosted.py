@@ -1,14 +1,16 @@
-"""`HostedFile`: a file the service stores for an entry, read and written through a buffer."""
+"""`HostedFile`: a file the service stores for an entry, read as it arrives, written on close."""
 
 from __future__ import annotations
 
 import io
 import urllib.parse
+from typing import Literal, overload
 
+from wadlclient.http import StreamedResponse
 from wadlclient.objects.resource import Resource, session_of, url_of
 from wadlclient.schema import HOSTED_FILE_TYPE, TypeInfo
 
-__all__ = ["HostedFile", "HostedFileBuffer", "content_disposition"]
+__all__ = ["HostedFile", "HostedFileBuffer", "HostedFileReader", "content_disposition"]
 
 #: The modes a hosted file opens in.
 READ = "r"
@@ -23,12 +25,29 @@ class HostedFile(Resource):
     def _info(self) -> TypeInfo:
         return TypeInfo(id=HOSTED_FILE_TYPE)
 
+    @overload
+    def open(
+        self, mode: Literal["r"] = ..., content_type: None = None, filename: None = None
+    ) -> HostedFileReader: ...
+
+    @overload
+    def open(
+        self, mode: str, content_type: str | None = None, filename: str | None = None
+    ) -> HostedFileReader | HostedFileBuffer: ...
+
     def open(
         self, mode: str = READ, content_type: str | None = None, filename: str | None = None
-    ) -> HostedFileBuffer:
-        """Read (``"r"``) the file now, or write it (``"w"``) when the buffer is closed."""
+    ) -> HostedFileReader | HostedFileBuffer:
+        """Read (``"r"``) the file as it arrives, or write it (``"w"``) when closed."""
         if mode not in (READ, WRITE):
             raise ValueError("Invalid mode. Supported modes are: r, w")
+        if mode == READ:
+            if content_type is not None:
+                raise ValueError("Files opened for read access can't specify content_type.")
+            if filename is not None:
+                raise ValueError("Files opened for read access can't specify filename.")
+            transport = self._session.transport
+            return HostedFileReader(self, transport.stream("GET", self._url, accept="*/*"))
         return HostedFileBuffer(self, mode, content_type, filename)
 
     def delete(self) -> None:
@@ -56,8 +75,59 @@ def content_disposition(filename: str) -> str:
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{encoded}"
 
 
+class HostedFileReader(io.BufferedIOBase):
+    """A hosted file being read: its bytes as they arrive, never held whole.
+
+    `HostedFile.open` sends the GET (following the redirect to the bytes)
+    and raises the answer's error, if any. Read the reader to its end, or
+    close it (``with``), to free the connection. It cannot seek; it belongs
+    to the thread that opened it.
+    """
+
+    def __init__(self, hosted_file: HostedFile, stream: StreamedResponse) -> None:
+        super().__init__()
+        self.hosted_file = hosted_file
+        self.url = url_of(hosted_file)
+        self._stream = stream
+        headers = stream.headers
+        self.last_modified: str | None = headers.get("last-modified")
+        self.content_type: str | None = headers.get("content-type")
+        location = headers.get("content-location") or stream.url
+        path = urllib.parse.urlsplit(location).path
+        self.filename: str = urllib.parse.unquote(path.rsplit("/", 1)[-1])
+
+    @property
+    def mode(self) -> str:
+        """``"r"``."""
+        return READ
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        """Up to ``size`` bytes (all that is left when -1 or None); b"" at the end."""
+        return self._stream.read(size)
+
+    def read1(self, size: int = -1) -> bytes:
+        return self._stream.read1(size)
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        return self._stream.readinto(buffer)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._stream.readline(size)
+
+    def close(self) -> None:
+        """Close the stream (its connection is reused only if it was read to its end)."""
+        self._stream.close()
+        super().close()
+
+    def __repr__(self) -> str:
+        return f"<HostedFileReader {self.url}>"
+
+
 class HostedFileBuffer(io.BytesIO):
-    """The bytes of a hosted file; in ``"w"`` mode, closing it uploads them (PUT).
+    """The bytes of a hosted file to upload: closing the buffer sends them (PUT).
 
     A buffer belongs to the thread that opened it.
     """
@@ -73,32 +143,14 @@ class HostedFileBuffer(io.BytesIO):
         self.url = url_of(hosted_file)
         self._mode = mode
         self.last_modified: str | None = None
-        value = b""
-        if mode == READ:
-            if content_type is not None:
-                raise ValueError("Files opened for read access can't specify content_type.")
-            if filename is not None:
-                raise ValueError("Files opened for read access can't specify filename.")
-            value, content_type, filename = self._download()
-        else:
-            if content_type is None:
-                raise ValueError("Files opened for write access must specify content_type.")
-            if filename is None:
-                raise ValueError("Files opened for write access must specify filename.")
-            self._disposition = content_disposition(filename)
+        if content_type is None:
+            raise ValueError("Files opened for write access must specify content_type.")
+        if filename is None:
+            raise ValueError("Files opened for write access must specify filename.")
+        self._disposition = content_disposition(filename)
         self.content_type = content_type
         self.filename = filename
-        super().__init__(value)
-
-    def _download(self) -> tuple[bytes, str | None, str]:
-        """GET the file: ``(bytes, content type, file name)``; notes its Last-Modified."""
-        transport = session_of(self.hosted_file).transport
-        response = transport.request("GET", self.url, accept="*/*")
-        self.last_modified = response.headers.get("last-modified")
-        location = response.headers.get("content-location") or response.url
-        path = urllib.parse.urlsplit(location).path
-        filename = urllib.parse.unquote(path.rsplit("/", 1)[-1])
-        return response.content, response.headers.get("content-type"), filename
+        super().__init__()
 
     @property
     def mode(self) -> str:
@@ -107,7 +159,7 @@ class HostedFileBuffer(io.BytesIO):
 
     def close(self) -> None:
         """Upload the written bytes (write mode), then close."""
-        if self.mode == WRITE and not self.closed:
+        if not self.closed:
             session_of(self.hosted_file).transport.request(
                 "PUT",
                 self.url,

@@ -17,7 +17,15 @@ from urllib.parse import urlsplit
 
 from wadlclient import errors as _engine
 from wadlclient.headers import Headers
-from wadlclient.http import HTTPResponse, Request, Response, Sender, Timeout, Transport
+from wadlclient.http import (
+    HTTPResponse,
+    Request,
+    Response,
+    Sender,
+    StreamedResponse,
+    Timeout,
+    Transport,
+)
 from wadlclient.lazr.restfulclient._browser import PoolConnection, restful_http_class
 from wadlclient.lazr.restfulclient.errors import ResponseError, from_engine
 
@@ -36,9 +44,18 @@ class LazrTransport(Transport):
         try:
             return super().request(method, url, **options)
         except _engine.HTTPError as error:
-            if isinstance(error, ResponseError):
-                raise
-            raise from_engine(error) from None
+            raise _lazr_error(error) from None
+
+    def stream(self, method: str, url: str, **options: Any) -> StreamedResponse:
+        try:
+            return super().stream(method, url, **options)
+        except _engine.HTTPError as error:
+            raise _lazr_error(error) from None
+
+
+def _lazr_error(error: _engine.HTTPError) -> Exception:
+    """lazr's error class for an error answer (the error itself when it already is one)."""
+    return error if isinstance(error, ResponseError) else from_engine(error)
 
 
 class UserAgentOnly:
