@@ -10,14 +10,11 @@ then goes through `_answer` (304s, error statuses, cache update).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
-from http import HTTPStatus
+from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from wadlclient.errors import (
-    ConnectError,
-    ConnectionDropped,
     TransportError,
     TransportTimeout,
     UnexpectedResponseError,
@@ -25,7 +22,7 @@ from wadlclient.errors import (
 )
 from wadlclient.headers import Headers
 from wadlclient.http import cache_policy
-from wadlclient.http.cache_policy import Cache, Cached, CacheOutcome
+from wadlclient.http.cache_policy import Cache, CacheOutcome
 from wadlclient.http.logs import describe, log_exchange, logger
 from wadlclient.http.models import (
     DEFAULT_DEADLINE,
@@ -35,14 +32,23 @@ from wadlclient.http.models import (
     Response,
     Timeout,
 )
-from wadlclient.http.pool import ConnectionPool
+from wadlclient.http.parts import (
+    Authorizer,
+    CacheUse,
+    check_url,
+    failure,
+    from_cached,
+    make_sender,
+    shorter,
+    wrap,
+)
 from wadlclient.http.redirects import check_redirect, next_request, redirect_location
 from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jitter
 from wadlclient.http.sender import Sender, StreamingSender
 from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.urls import parse_url
 from wadlclient.http.user_agent import build_user_agent
-from wadlclient.http.wire import ACCEPT_ENCODING, BodyTooLarge, InvalidURL
+from wadlclient.http.wire import ACCEPT_ENCODING, BodyTooLarge
 
 if TYPE_CHECKING:
     import httpx
@@ -56,88 +62,6 @@ _POOL_KINDS = ("stdlib", "httpx")
 _ERROR_BODY_LIMIT = 1024 * 1024
 #: What one hop of the pipeline gives back: an answer read whole, or (streaming) a 2xx to read.
 _Answer = TypeVar("_Answer", Response, Response | StreamedResponse)
-
-
-class _CacheUse(NamedTuple):
-    """How one request uses the cache: which one, under which media type, what it found."""
-
-    cache: Cache | None
-    accept: str
-    cached: Cached | None
-    caller_conditional: bool
-
-
-class Authorizer(Protocol):
-    """What the transport needs of an authorizer (see auth.HttpAuthorizer)."""
-
-    def authorizeRequest(
-        self,
-        absolute_uri: str,
-        method: str,
-        body: bytes | str | None,
-        headers: MutableMapping[str, str],
-    ) -> None: ...
-
-    @property
-    def user_agent_params(self) -> Mapping[str, str]: ...
-
-
-def _make_sender(pool: str, client: httpx.Client | None, max_body: int) -> Sender:
-    """The default sender, or one over httpx (imported only then)."""
-    if client is not None:
-        from wadlclient.http.httpx_sender import ClientSender
-
-        return ClientSender(client)
-    if pool == "httpx":
-        from wadlclient.http.httpx_sender import HttpxPools
-
-        return HttpxPools()
-    return ConnectionPool(max_body=max_body)
-
-
-def _shorter(limit: float | None, left: float) -> float:
-    return left if limit is None else min(limit, left)
-
-
-def _check_url(method: str, url: str) -> None:
-    if parse_url(url) is None:
-        raise InvalidURL(f"{method} {url!r}: the URL must be absolute (http or https)")
-
-
-def _failure(request: Request, error: TransportError) -> TransportError:
-    """The sender's error restated with the method and URL, of the same kind."""
-    kinds = (TransportTimeout, ConnectError, ConnectionDropped)
-    kind = next((k for k in kinds if isinstance(error, k)), TransportError)
-    message = f"{request.method} {request.url}: {describe(error)}"
-    return kind(message, url=request.url, method=request.method)
-
-
-def _wrap(response: Response, *, not_modified: bool = False) -> HTTPResponse:
-    return HTTPResponse(
-        status=response.status,
-        reason=response.reason,
-        headers=response.headers,
-        content=response.content,
-        url=response.url,
-        not_modified=not_modified,
-    )
-
-
-def _from_cached(cached: Cached, url: str) -> HTTPResponse:
-    """A cached representation, presented as the 200 the client would have had."""
-    status = 200 if cached.status == 209 else cached.status
-    try:
-        reason = HTTPStatus(status).phrase
-    except ValueError:
-        reason = ""
-    return HTTPResponse(
-        status=status,
-        reason=reason,
-        headers=Headers(cached.headers),
-        content=cached.body,
-        url=url,
-        from_cache=True,
-    )
 
 
 class Transport:
@@ -219,7 +143,7 @@ class Transport:
             ]
         )
         self._timeout = Timeout.of(timeout)
-        self._sender = sender if sender is not None else _make_sender(pool, client, max_body)
+        self._sender = sender if sender is not None else make_sender(pool, client, max_body)
         self._owns_sender = client is None
         self._closed = False
 
@@ -270,7 +194,7 @@ class Transport:
         3xx (returned for the caller to handle).
         """
         method = method.upper()
-        _check_url(method, url)
+        check_url(method, url)
         if isinstance(body, str):
             body = body.encode("utf-8")
         sent = self._fixed_headers.copy()
@@ -287,7 +211,7 @@ class Transport:
         if cached is not None and cache is not None:
             if cached.is_fresh(cache.clock()):
                 log_exchange(method, url, cached.status, CacheOutcome.FRESH.value)
-                return _from_cached(cached, url)
+                return from_cached(cached, url)
             for name, value in cached.validators().items():
                 sent[name] = value
 
@@ -295,7 +219,7 @@ class Transport:
         response = self._send_handling_redirects(
             request, follow_redirects, self._end(), self._send_single_request
         )
-        use = _CacheUse(cache, accept, cached, caller_conditional)
+        use = CacheUse(cache, accept, cached, caller_conditional)
         return self._answer(request, response, use, follow_redirects)
 
     def stream(
@@ -315,7 +239,7 @@ class Transport:
         and the read timeout; close the stream (or use ``with``) when done.
         """
         method = method.upper()
-        _check_url(method, url)
+        check_url(method, url)
         sent = self._fixed_headers.copy()
         sent["Accept"] = accept
         for name, value in (headers or {}).items():
@@ -333,7 +257,7 @@ class Transport:
         return None if self._deadline is None else time.monotonic() + self._deadline
 
     def _answer(
-        self, request: Request, response: Response, use: _CacheUse, follow_redirects: bool
+        self, request: Request, response: Response, use: CacheUse, follow_redirects: bool
     ) -> HTTPResponse:
         """The caller's answer: a 304 resolved, an error status raised, the cache updated."""
         method, url, status = request.method, request.url, response.status
@@ -341,11 +265,11 @@ class Transport:
         if status == 304:
             if use.caller_conditional:
                 log_exchange(method, url, status, CacheOutcome.BYPASS.value)
-                return _wrap(response, not_modified=True)
+                return wrap(response, not_modified=True)
             if cached is not None and cache is not None:
                 refreshed = cache.refresh(url, accept, response, cached)
                 log_exchange(method, url, status, CacheOutcome.REVALIDATED.value)
-                return _from_cached(refreshed if refreshed is not None else cached, url)
+                return from_cached(refreshed if refreshed is not None else cached, url)
             log_exchange(method, url, status, CacheOutcome.UNEXPECTED.value)
             raise UnexpectedResponseError(response, response.content)
         error = error_for(response, response.content, method)
@@ -360,7 +284,7 @@ class Transport:
         else:
             outcome = CacheOutcome.BYPASS if self._cache is not None else CacheOutcome.NONE
         log_exchange(method, response.url, status, outcome.value)
-        return _wrap(response)
+        return wrap(response)
 
     def _send_handling_redirects(
         self,
@@ -414,7 +338,7 @@ class Transport:
                 try:
                     retry = retry.increment(request.method, error=error)
                 except TransportError:
-                    raise _failure(request, error) from error
+                    raise failure(request, error) from error
                 method, url = request.method, request.url
                 logger.warning("%s %s: %s; retrying once", method, url, describe(error))
                 continue
@@ -494,5 +418,5 @@ class Transport:
                     url=request.url,
                     method=request.method,
                 )
-            timeout = Timeout(_shorter(timeout.connect, left), _shorter(timeout.read, left))
+            timeout = Timeout(shorter(timeout.connect, left), shorter(timeout.read, left))
         return timeout
