@@ -151,3 +151,17 @@ def test_page_urls_are_built_as_urlsplit_would(url: str) -> None:
     assert with_query(url, **values) == reference_with_query(url, **values)
     start = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query)).get("ws.start")
     assert start_of(url) == (int(start) if start is not None else None)
+
+
+def test_a_walk_leaves_no_page_url_in_the_transports_memo(walk_service: RunningService) -> None:
+    """The transport remembers how to reach a URL; a page's URL, new each time, is not kept."""
+    from wadlclient.http.urls import _parse_base
+
+    with ServiceRoot(None, walk_service.base_url) as root:
+        total = len(root.recipes)
+        _parse_base.cache_clear()
+
+        walked = sum(1 for _ in root.recipes)
+
+    assert walked == total > 2 * PAGE
+    assert _parse_base.cache_info().currsize <= 2

@@ -40,9 +40,26 @@ class Target(NamedTuple):
         return f"{self.scheme}://{self.host_header}{self.path}"
 
 
-@functools.lru_cache(maxsize=256)
 def parse_url(url: str) -> Target | None:
-    """The target of an absolute http(s) URL, or None for anything else (remembered)."""
+    """The target of an absolute http(s) URL, or None for anything else.
+
+    The part before the query is remembered; a query is escaped each time,
+    since URLs with one (collection pages) are new with every request and a
+    memo of them would only grow during a long walk.
+    """
+    base, mark, query = url.partition("?")
+    if not mark:
+        return _parse_base(url)
+    query = query.partition("#")[0]
+    target = _parse_base(base)
+    if target is None or not query:
+        return target
+    return target._replace(path=target.path + "?" + urllib.parse.quote(query, safe=_SAFE_IN_QUERY))
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_base(url: str) -> Target | None:
+    """`parse_url` of a URL without a query (remembered)."""
     try:
         parts = urllib.parse.urlsplit(url)
     except ValueError:  # an unbalanced "[" (an IPv6 host cut short)
@@ -59,8 +76,6 @@ def parse_url(url: str) -> Target | None:
     shown = f"[{host}]" if ":" in host else host
     host_header = shown if port == default_port else f"{shown}:{port}"
     path = urllib.parse.quote(parts.path or "/", safe=_SAFE_IN_PATH)
-    if parts.query:
-        path += "?" + urllib.parse.quote(parts.query, safe=_SAFE_IN_QUERY)
     return Target(scheme, host, port, host_header, path)
 
 
