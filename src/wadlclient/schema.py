@@ -19,10 +19,10 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import WADLError
@@ -145,8 +145,7 @@ class FieldKind(enum.Enum):
     HOSTED_FILE = "hosted_file"
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(NamedTuple):
     """One attribute of a resource type: where its value is and how to read it."""
 
     name: str
@@ -157,13 +156,12 @@ class Field:
     options: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class TypeInfo:
+class TypeInfo(NamedTuple):
     """Everything the objects need to know about one resource type."""
 
     id: str | None
-    fields: Mapping[str, Field] = field(default_factory=dict)
-    operations: Mapping[str, Method] = field(default_factory=dict)
+    fields: Mapping[str, Field] = MappingProxyType({})
+    operations: Mapping[str, Method] = MappingProxyType({})
     is_collection: bool = False
     entry_type: str | None = None
     described: bool = True

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 
 import pytest
 
@@ -27,7 +26,7 @@ def test_response_carries_status_reason_headers_body_and_final_url(scripted, mak
 def test_response_is_frozen(scripted, make_transport):
     response = make_transport().request("GET", scripted.url + "/echo")
 
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         response.status = 500  # type: ignore[misc]
 
 
@@ -48,7 +47,7 @@ def test_a_body_that_is_not_utf8_raises_response_error(scripted, make_transport)
     response = make_transport().request(
         "PUT", scripted.url + "/echo", body=b"\xff\xfe", content_type="application/octet-stream"
     )
-    broken = dataclasses.replace(response, content=b'{"a": "\xff"}')
+    broken = response._replace(content=b'{"a": "\xff"}')
 
     with pytest.raises(ResponseError, match="not UTF-8"):
         broken.json()

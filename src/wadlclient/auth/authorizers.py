@@ -16,7 +16,6 @@ import base64
 import functools
 import os
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass, field
 from typing import IO, Any, TypeVar
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -158,16 +157,33 @@ class BasicHttpAuthorizer(HttpAuthorizer):
         return f"{type(self).__name__}(username={self.username!r})"
 
 
-@dataclass
 class Consumer:
-    """An OAuth consumer (application). Its secret is usually empty in lazr.restful."""
+    """An OAuth consumer (application). Its secret is usually empty in lazr.restful.
 
-    key: str
-    secret: str = field(default="", repr=False)
-    application_name: str | None = None
+    Equal by value; the secret stays out of the ``repr``.
+    """
+
+    def __init__(self, key: str, secret: str = "", application_name: str | None = None) -> None:
+        self.key = key
+        self.secret = secret
+        self.application_name = application_name
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(key={self.key!r}, "
+            f"application_name={self.application_name!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Consumer) or type(other) is not type(self):
+            return NotImplemented
+        return (self.key, self.secret, self.application_name) == (
+            other.key, other.secret, other.application_name
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable and equal by value
 
 
-@dataclass
 class AccessToken:
     """An OAuth access token; an empty key and secret means anonymous access.
 
@@ -175,9 +191,20 @@ class AccessToken:
     wire form that carries the secret is :meth:`to_string`.
     """
 
-    key: str
-    secret: str = field(default="", repr=False)
-    context: str | None = None
+    def __init__(self, key: str, secret: str = "", context: str | None = None) -> None:
+        self.key = key
+        self.secret = secret
+        self.context = context
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(key={self.key!r}, context={self.context!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AccessToken) or type(other) is not type(self):
+            return NotImplemented
+        return (self.key, self.secret, self.context) == (other.key, other.secret, other.context)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable and equal by value
 
     @property
     def is_anonymous(self) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from wadlclient.headers import Headers, HeadersInput, parse_http_date
 
@@ -30,21 +30,26 @@ def _seconds(value: str | None) -> int | None:
         return None
 
 
-@dataclass(frozen=True)
-class CachedResponse:
-    """A response as stored: status, headers (never a credential) and body.
+class _Stored(NamedTuple):
+    status: int
+    headers: Headers
+    body: bytes
+
+
+class CachedResponse(_Stored):
+    """A response as stored: status, headers (never a credential) and body; immutable.
 
     ``headers`` may be given as any mapping or ``(name, value)`` pairs; it is kept as `Headers`.
     """
 
-    status: int
-    headers: Headers
-    body: bytes = field(repr=False)
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.headers, Headers):
-            given: HeadersInput = self.headers
-            object.__setattr__(self, "headers", Headers(given))
+    def __new__(cls, status: int, headers: HeadersInput, body: bytes) -> CachedResponse:
+        kept = headers if isinstance(headers, Headers) else Headers(headers)
+        return super().__new__(cls, status, kept, body)
+
+    def __repr__(self) -> str:
+        return f"CachedResponse(status={self.status!r}, headers={self.headers!r})"
 
     def freshness_lifetime(self) -> float:
         """Seconds the response stays fresh after its Date (0 when unsaid)."""

@@ -10,7 +10,6 @@ import socket
 import ssl
 import threading
 import urllib.parse
-from dataclasses import dataclass
 from typing import cast
 
 from wadlclient.errors import TransportError
@@ -46,19 +45,33 @@ _TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _UNSAFE_IN_VALUE = re.compile(rb"[\r\n\x00]")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Route:
     """How to reach one origin: where the socket goes and what the request line says.
 
-    Made once per origin and compared by identity: it keys that origin's idle stack.
+    Made once per origin, never changed, and compared by identity: it keys
+    that origin's idle stack.
     """
 
-    tls: bool
-    host: str  # the origin, or the proxy
-    port: int
-    absolute_form: bool  # plain HTTP through a proxy: the request line carries the URL
-    tunnel: tuple[str, int] | None  # HTTPS through a proxy: CONNECT to this
-    proxy_headers: dict[str, str]
+    __slots__ = ("absolute_form", "host", "port", "proxy_headers", "tls", "tunnel")
+
+    def __init__(
+        self,
+        tls: bool,
+        host: str,
+        port: int,
+        absolute_form: bool,
+        tunnel: tuple[str, int] | None,
+        proxy_headers: dict[str, str],
+    ) -> None:
+        self.tls = tls
+        self.host = host  # the origin, or the proxy
+        self.port = port
+        self.absolute_form = absolute_form  # plain HTTP via a proxy: the URL in the request line
+        self.tunnel = tunnel  # HTTPS through a proxy: CONNECT to this
+        self.proxy_headers = proxy_headers
+
+    def __repr__(self) -> str:
+        return f"<Route {'https' if self.tls else 'http'} {self.host}:{self.port}>"
 
 
 def make_route(origin: Origin, proxy: str | None) -> Route:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from wadlclient.errors import ResponseError
@@ -53,8 +52,9 @@ DEFAULT_DEADLINE = 300.0
 DEFAULT_MAX_BODY = 64 * 1024 * 1024
 
 
-# Timeout, Request and Response are named tuples: immutable values made
-# on every request, and cheaper to define at import than dataclasses.
+# Timeout, Request, Response and HTTPResponse are named tuples: immutable
+# values made on every request, and cheaper to define at import than
+# dataclasses.
 
 
 class Request(NamedTuple):
@@ -82,8 +82,7 @@ class Response(NamedTuple):
         return f"<Response {self.status} {self.reason} {self.url}>"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class HTTPResponse:
+class HTTPResponse(NamedTuple):
     """An answer, complete and immutable: safe to share between threads.
 
     ``url`` is the final URL after any redirects. ``from_cache`` is true

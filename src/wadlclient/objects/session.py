@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from types import MappingProxyType
+from typing import Any, NamedTuple, TypeVar
 
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import ResponseError
@@ -31,8 +31,7 @@ __all__ = ["Session"]
 _R = TypeVar("_R", bound=Resource)
 
 
-@dataclass(frozen=True, slots=True)
-class Session:
+class Session(NamedTuple):
     """The transport, schema, cache and root URL of one service root; shared by its objects.
 
     ``classes`` maps resource type ids to `Entry` or `Collection`
@@ -45,7 +44,7 @@ class Session:
     schema: Schema
     cache: HTTPCache
     root_url: str
-    classes: Mapping[str, type[Resource]] = field(default_factory=dict)
+    classes: Mapping[str, type[Resource]] = MappingProxyType({})
     root_type: str | None = None
 
     def class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:

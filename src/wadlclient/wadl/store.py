@@ -15,7 +15,6 @@ import pickle
 import struct
 import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import fields
 from typing import Any
 
 from wadlclient.errors import WADLError
@@ -49,7 +48,7 @@ __all__ = ["MODEL_FORMAT_VERSION", "dump_model", "load_model"]
 # values)`` with the class as a reference too: the unpickler resolves no
 # global at all, so even a forged blob can build nothing but model objects.
 
-_MODEL_CLASSES: tuple[type, ...] = (
+_MODEL_CLASSES = (
     Link,
     Param,
     Representation,
@@ -59,7 +58,7 @@ _MODEL_CLASSES: tuple[type, ...] = (
     ResourceType,
     Application,
 )
-_MODEL_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in _MODEL_CLASSES}
+_MODEL_FIELDS: dict[type, tuple[str, ...]] = {cls: cls._fields for cls in _MODEL_CLASSES}
 
 _MAGIC = b"WADLCLIENT-MODEL"
 #: Bump when the meaning of the payload changes; a field change is caught
