@@ -12,6 +12,7 @@ resolved once the whole document has been read (`ModelBuilder.finish`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +30,7 @@ from wadlclient.wadl.model import (
     fragment_of,
 )
 
-__all__ = ["APPLICATION", "DOC", "Attrs", "Doc", "Frame", "ModelBuilder"]
+__all__ = ["APPLICATION", "DOC", "Attrs", "Build", "Frame", "ModelBuilder"]
 
 _W = WADL_NS + "}"
 APPLICATION = _W + "application"
@@ -49,17 +50,11 @@ _WS_OP = "ws.op"
 _EMPTY_REQUEST = Request()
 
 Attrs = dict[str, str]
-#: An open element: its name, its attributes, its children built so far.
-Frame = tuple[str, Attrs, list[Any]]
-
-
-class Doc:
-    """The normalised text of one ``<doc>``, on its way to its parent."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
+#: An open element: its name, its attributes, its children built so far and
+#: the texts of its ``<doc>`` children (kept apart: most elements have none).
+Frame = tuple[str, Attrs, list[Any], list[str]]
+#: What builds one element: (attributes, built children, doc texts) -> model object.
+Build = Callable[[Attrs, list[Any], list[str]], Any]
 
 
 class _Deferred:
@@ -76,11 +71,13 @@ class _Deferred:
         self.value: Any = None
 
 
-def _join_docs(children: list[Any]) -> str | None:
-    texts = [child.text for child in children if type(child) is Doc and child.text]
-    if not texts:
+def _join_docs(docs: list[str]) -> str | None:
+    """The texts of an element's ``<doc>`` children as one, or None."""
+    if not docs:
         return None
-    return texts[0] if len(texts) == 1 else " ".join(texts)
+    if len(docs) == 1:
+        return docs[0] or None
+    return " ".join(text for text in docs if text) or None
 
 
 class ModelBuilder:
@@ -108,7 +105,7 @@ class ModelBuilder:
         self.root_type: str | None = None
         self.docs: tuple[str, ...] = ()
         #: The builder of each element that makes something; others are skipped.
-        self.builders: dict[str, Callable[[Attrs, list[Any]], Any]] = {
+        self.builders: dict[str, Build] = {
             _PARAM: self._param,
             _OPTION: self._option,
             _LINK: self._link,
@@ -131,10 +128,10 @@ class ModelBuilder:
             return None
         return self.strings.setdefault(value, value)
 
-    def _option(self, attrs: Attrs, children: list[Any]) -> str | None:
+    def _option(self, attrs: Attrs, children: list[Any], docs: list[str]) -> str | None:
         return self._intern(attrs.get("value"))
 
-    def _link(self, attrs: Attrs, children: list[Any]) -> Link:
+    def _link(self, attrs: Attrs, children: list[Any], docs: list[str]) -> Link:
         ref = attrs.get("resource_type")
         target = self._intern(fragment_of(ref)) if ref else None
         link = self.links.get(target)
@@ -142,19 +139,18 @@ class ModelBuilder:
             link = self.links[target] = Link(target)
         return link
 
-    def _param(self, attrs: Attrs, children: list[Any]) -> Param:
+    def _param(self, attrs: Attrs, children: list[Any], docs: list[str]) -> Param:
         name = attrs.get("name")
         if not name:
             raise self.error("a <param> has no name")
         options: tuple[str, ...] = ()
         link: Link | None = None
-        doc: str | None = None
         if children:
             options = tuple(child for child in children if type(child) is str)
             for child in children:
                 if type(child) is Link:
                     link = child
-            doc = _join_docs(children)
+        doc = _join_docs(docs) if docs else None
         strings = self.strings
         style = attrs.get("style", "query")
         fixed = attrs.get("fixed")
@@ -180,31 +176,32 @@ class ModelBuilder:
         local = qname.rpartition(":")[2]
         return self.strings.setdefault(local, local)
 
-    def _representation(self, attrs: Attrs, children: list[Any]) -> Representation:
+    def _representation(
+        self, attrs: Attrs, children: list[Any], docs: list[str]
+    ) -> Representation:
         id_ = self._intern(attrs.get("id"))
         if id_ is not None:
             known = self.representations.get(id_)
             if known is not None:
                 return known
-        href = attrs.get("href")
         representation = Representation(
-            id=id_,
-            media_type=self._intern(attrs.get("mediaType")),
-            href=self._intern(href),
-            params=tuple(child for child in children if type(child) is Param),
-            doc=_join_docs(children),
+            id_,
+            self._intern(attrs.get("mediaType")),
+            self._intern(attrs.get("href")),
+            tuple(child for child in children if type(child) is Param) if children else (),
+            _join_docs(docs),
         )
         if id_ is not None:
             self.representations[id_] = representation
         return representation
 
-    def _request(self, attrs: Attrs, children: list[Any]) -> Request:
+    def _request(self, attrs: Attrs, children: list[Any], docs: list[str]) -> Request:
         return Request(
             params=tuple(child for child in children if type(child) is Param),
             representations=tuple(child for child in children if type(child) is Representation),
         )
 
-    def _response(self, attrs: Attrs, children: list[Any]) -> Response:
+    def _response(self, attrs: Attrs, children: list[Any], docs: list[str]) -> Response:
         status: tuple[int, ...] = ()
         if "status" in attrs:
             try:
@@ -217,7 +214,9 @@ class ModelBuilder:
             status=status,
         )
 
-    def _method(self, attrs: Attrs, children: list[Any]) -> Method | _Deferred | str:
+    def _method(
+        self, attrs: Attrs, children: list[Any], docs: list[str]
+    ) -> Method | _Deferred | str:
         href = attrs.get("href")
         if href is not None:
             return href
@@ -231,24 +230,27 @@ class ModelBuilder:
         id_ = self._intern(attrs.get("id"))
         name = http_name.upper()
         name = self.strings.setdefault(name, name)
-        doc = _join_docs(children)
+        doc = _join_docs(docs)
         responses = tuple(child for child in children if type(child) is Response)
-
-        def build() -> Method:
-            return self._make_method(name, id_, doc, request, responses)
-
         method: Method | _Deferred
-        if all(
-            rep.href is None or fragment_of(rep.href) in self.representations
-            for rep in request.representations
-        ):
-            method = build()
+        if self._defined(request.representations):
+            method = self._make_method(name, id_, doc, request, responses)
         else:
-            method = _Deferred(build)
+            method = _Deferred(
+                functools.partial(self._make_method, name, id_, doc, request, responses)
+            )
             self.deferred.append(method)
         if id_ is not None:
             self.methods.setdefault(id_, method)
         return method
+
+    def _defined(self, representations: tuple[Representation, ...]) -> bool:
+        """Whether every representation these refer to has been read already."""
+        known = self.representations
+        for rep in representations:
+            if rep.href is not None and fragment_of(rep.href) not in known:
+                return False
+        return True
 
     def _make_method(
         self,
@@ -281,21 +283,14 @@ class ModelBuilder:
                 seen.add(param.name)
                 params.append(param)
         return Method(
-            name=name,
-            id=id_,
-            doc=doc,
-            request=request,
-            responses=responses,
-            ws_op=ws_op,
-            params=tuple(params),
-            body_media_type=body_media_type,
+            name, id_, doc, request, responses, ws_op, tuple(params), body_media_type
         )
 
-    def _resource_type(self, attrs: Attrs, children: list[Any]) -> None:
+    def _resource_type(self, attrs: Attrs, children: list[Any], docs: list[str]) -> None:
         id_ = self._intern(attrs.get("id"))
         if not id_:
             raise self.error("a <resource_type> has no id")
-        doc = _join_docs(children)
+        doc = _join_docs(docs)
         parts = [child for child in children if type(child) in (Method, _Deferred, str)]
 
         def build() -> ResourceType:
@@ -325,19 +320,19 @@ class ModelBuilder:
                 named.setdefault(method.ws_op, method)
         return ResourceType(id=id_, doc=doc, methods=tuple(methods), named_operations=named)
 
-    def _resource(self, attrs: Attrs, children: list[Any]) -> None:
+    def _resource(self, attrs: Attrs, children: list[Any], docs: list[str]) -> None:
         if self.stack[-1][0] != _RESOURCES or self.root_type is not None:
             return
         types = attrs.get("type", "").split()
         if attrs.get("path", "") in ("", "/") and types:
             self.root_type = self._intern(fragment_of(types[0]))
 
-    def _resources(self, attrs: Attrs, children: list[Any]) -> None:
+    def _resources(self, attrs: Attrs, children: list[Any], docs: list[str]) -> None:
         if self.base is None:
             self.base = attrs.get("base")
 
-    def _application(self, attrs: Attrs, children: list[Any]) -> None:
-        self.docs = tuple(child.text for child in children if type(child) is Doc)
+    def _application(self, attrs: Attrs, children: list[Any], docs: list[str]) -> None:
+        self.docs = tuple(docs)
 
     def finish(self) -> Application:
         """Build what waited for a forward reference; return the indexed document."""

@@ -14,7 +14,7 @@ import hashlib
 from xml.parsers import expat
 
 from wadlclient.errors import WADLError
-from wadlclient.wadl.builder import APPLICATION, DOC, Attrs, Doc, Frame, ModelBuilder
+from wadlclient.wadl.builder import APPLICATION, DOC, Attrs, Frame, ModelBuilder
 from wadlclient.wadl.guard import EntityGuard, decode_wide
 from wadlclient.wadl.model import WADL_NS, Application
 
@@ -74,7 +74,7 @@ class _Parser:
                 f"not <application> in namespace {WADL_NS}"
             )
         self.expat.StartElementHandler = self._start
-        self.stack.append((name, attrs, []))
+        self.stack.append((name, attrs, [], []))
 
     def _start(self, name: str, attrs: Attrs) -> None:
         if name == DOC:
@@ -84,7 +84,7 @@ class _Parser:
             parser.StartElementHandler = None
             parser.EndElementHandler = self._end_doc
             return
-        self.stack.append((name, attrs, []))
+        self.stack.append((name, attrs, [], []))
 
     def _end_doc(self, name: str) -> None:
         """Close a ``<doc>``: its text, whitespace normalised, goes to its parent."""
@@ -96,7 +96,7 @@ class _Parser:
         parser.EndElementHandler = self._end
         text = " ".join("".join(self.doc_chunks).split())
         self.doc_chunks = []
-        self.stack[-1][2].append(Doc(self.builder.intern(text)))
+        self.stack[-1][3].append(self.builder.intern(text))
 
     def _end(self, name: str) -> None:
         stack = self.stack
@@ -104,7 +104,7 @@ class _Parser:
         build = self.builders.get(name)
         if build is None:
             return
-        built = build(frame[1], frame[2])
+        built = build(frame[1], frame[2], frame[3])
         if built is not None and stack:
             stack[-1][2].append(built)
 
