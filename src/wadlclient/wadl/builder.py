@@ -146,7 +146,7 @@ class ModelBuilder:
         options: tuple[str, ...] = ()
         link: Link | None = None
         if children:
-            options = tuple(child for child in children if type(child) is str)
+            options = tuple([child for child in children if type(child) is str])
             for child in children:
                 if type(child) is Link:
                     link = child
@@ -188,7 +188,7 @@ class ModelBuilder:
             id_,
             self._intern(attrs.get("mediaType")),
             self._intern(attrs.get("href")),
-            tuple(child for child in children if type(child) is Param) if children else (),
+            tuple([child for child in children if type(child) is Param]) if children else (),
             _join_docs(docs),
         )
         if id_ is not None:
@@ -196,9 +196,11 @@ class ModelBuilder:
         return representation
 
     def _request(self, attrs: Attrs, children: list[Any], docs: list[str]) -> Request:
+        if not children:
+            return _EMPTY_REQUEST
         return Request(
-            params=tuple(child for child in children if type(child) is Param),
-            representations=tuple(child for child in children if type(child) is Representation),
+            tuple([child for child in children if type(child) is Param]),
+            tuple([child for child in children if type(child) is Representation]),
         )
 
     def _response(self, attrs: Attrs, children: list[Any], docs: list[str]) -> Response:
@@ -209,9 +211,9 @@ class ModelBuilder:
             except ValueError:
                 raise self.error(f"bad response status {attrs['status']!r}") from None
         return Response(
-            representations=tuple(child for child in children if type(child) is Representation),
-            params=tuple(child for child in children if type(child) is Param),
-            status=status,
+            tuple([child for child in children if type(child) is Representation]),
+            tuple([child for child in children if type(child) is Param]),
+            status,
         )
 
     def _method(
@@ -231,7 +233,7 @@ class ModelBuilder:
         name = http_name.upper()
         name = self.strings.setdefault(name, name)
         doc = _join_docs(docs)
-        responses = tuple(child for child in children if type(child) is Response)
+        responses = tuple([child for child in children if type(child) is Response])
         method: Method | _Deferred
         if self._defined(request.representations):
             method = self._make_method(name, id_, doc, request, responses)
