@@ -27,11 +27,8 @@ from __future__ import annotations
 
 import functools
 import http.client
-import io
-import socket
 import threading
 import time
-from typing import cast
 
 from wadlclient.errors import (
     ConnectError,
@@ -40,6 +37,7 @@ from wadlclient.errors import (
     TransportTimeout,
 )
 from wadlclient.headers import Headers
+from wadlclient.http.answer import Answer
 from wadlclient.http.connection import (
     Connection,
     PlainConnection,
@@ -97,7 +95,7 @@ class ConnectionPool:
         route, connection, answer = started
         content = self._read_body(answer, connection, request.url)
         self._release(route, connection, answer)
-        headers = Headers(answer.msg.raw_items())
+        headers = Headers(answer.headers)
         try:
             decoded = decode_body(content, headers, self._max_body)
         except BodyTooLarge as error:
@@ -120,7 +118,7 @@ class ConnectionPool:
             raise BodyTooLarge(
                 f"{request.url}: the answer's body is {answer.length} bytes (limit {limit})"
             )
-        headers = Headers(answer.msg.raw_items())
+        headers = Headers(answer.headers)
         return StreamedResponse(
             (answer.status, answer.reason, headers, request.url),
             functools.partial(_read_some, answer, connection),
@@ -132,7 +130,7 @@ class ConnectionPool:
 
     def _start(
         self, request: Request, timeout: Timeout
-    ) -> tuple[Route, Connection, http.client.HTTPResponse] | None:
+    ) -> tuple[Route, Connection, Answer] | None:
         """Send the request and read the answer's head; None: the route is httpx's.
 
         A stale reused connection is replaced and the request resent (idempotent ones).
@@ -165,7 +163,7 @@ class ConnectionPool:
             raise
 
     def _release(
-        self, route: Route, connection: Connection, answer: http.client.HTTPResponse
+        self, route: Route, connection: Connection, answer: Answer
     ) -> None:
         """After an answer read whole: the connection back to the pool, unless it closes."""
         if answer.will_close:
@@ -259,7 +257,7 @@ class ConnectionPool:
         target: Target,
         timeout: Timeout,
         reused: bool,
-    ) -> http.client.HTTPResponse:
+    ) -> Answer:
         """Send one request and read its answer's status and headers."""
         path = target.absolute if route.absolute_form else target.path
         body = request.body or b""
@@ -282,8 +280,7 @@ class ConnectionPool:
                 raise _Stale(write_error) from exc
             raise write_error from exc
         deadline = None if timeout.read is None else time.monotonic() + timeout.read
-        reader = cast(socket.socket, _DeadlineSocket(sock, deadline))
-        answer = http.client.HTTPResponse(reader, method=request.method)
+        answer = Answer(sock, request.method, deadline)
         try:
             answer.begin()
         except BaseException as exc:
@@ -298,7 +295,7 @@ class ConnectionPool:
         return answer
 
     def _read_body(
-        self, answer: http.client.HTTPResponse, connection: Connection, url: str
+        self, answer: Answer, connection: Connection, url: str
     ) -> bytes:
         """The body as sent, refused once it passes ``max_body`` (the rest is never read)."""
         limit = self._max_body
@@ -314,44 +311,13 @@ class ConnectionPool:
         return content
 
 
-class _DeadlineReader(io.RawIOBase):
-    """A socket's bytes, each read given only the time left before the answer's deadline."""
-
-    def __init__(self, sock: socket.socket, deadline: float | None) -> None:
-        super().__init__()
-        self._sock = sock
-        self._deadline = deadline
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if self._deadline is not None:
-            left = self._deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("the whole answer did not arrive within the read timeout")
-            self._sock.settimeout(left)
-        return self._sock.recv_into(buffer)
-
-
-class _DeadlineSocket:
-    """What `http.client.HTTPResponse` reads from: a socket whose file keeps a deadline."""
-
-    def __init__(self, sock: socket.socket, deadline: float | None) -> None:
-        self._sock = sock
-        self._deadline = deadline
-
-    def makefile(self, mode: str) -> io.BufferedReader:
-        return io.BufferedReader(_DeadlineReader(self._sock, self._deadline))
-
-
-def _close(answer: http.client.HTTPResponse, connection: Connection) -> None:
+def _close(answer: Answer, connection: Connection) -> None:
     answer.close()
     connection.close()
 
 
 def _read_some(
-    answer: http.client.HTTPResponse, connection: Connection, amount: int | None
+    answer: Answer, connection: Connection, amount: int | None
 ) -> bytes:
     """Up to ``amount`` bytes of the body (None: all); a failure closes the connection."""
     try:
