@@ -353,7 +353,13 @@ def _reparse(content: bytes, url: str, store: HTTPCache, digest: str) -> Applica
     return app
 
 
-def schema_for(content: bytes, url: str, cache: HTTPCache | None) -> Schema:
+def schema_for(
+    content: bytes,
+    url: str,
+    cache: HTTPCache | None,
+    *,
+    while_parsing: Callable[[], None] | None = None,
+) -> Schema:
     """The schema of a WADL document, parsed once per process and once per cache.
 
     Keyed by URL and the digest of the document: in this process a schema
@@ -366,7 +372,9 @@ def schema_for(content: bytes, url: str, cache: HTTPCache | None) -> Schema:
     damaged, foreign or made for another URL is ignored and replaced; a
     changed document has another digest, so an old model is never used,
     and is removed when the new one is stored. A model that proves damaged
-    at a lookup is rebuilt from the WADL.
+    at a lookup is rebuilt from the WADL. ``while_parsing`` is called when
+    the XML has to be parsed, once it proves to be WADL (`parse_wadl`'s
+    ``on_root``).
     """
     digest = wadl_digest(content)
     key = (url, digest)
@@ -389,7 +397,7 @@ def schema_for(content: bytes, url: str, cache: HTTPCache | None) -> Schema:
         if app is not None:
             rebuild = functools.partial(_reparse, content, url, store, digest)
     if app is None:
-        app = parse_wadl(content, url)
+        app = parse_wadl(content, url, on_root=while_parsing)
         if store is not None:
             _store_model(store, url, digest, app)
     schema = Schema(app, rebuild)

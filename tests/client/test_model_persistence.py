@@ -8,6 +8,7 @@ counts the calls of ``parse_wadl`` made through the object layer.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,9 +30,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     calls: list[str | None] = []
     real = schema.parse_wadl
 
-    def counting(data: bytes | str, url: str | None = None) -> Application:
+    def counting(data: bytes | str, url: str | None = None, **options: Any) -> Application:
         calls.append(url)
-        return real(data, url)
+        return real(data, url, **options)
 
     monkeypatch.setattr(schema, "parse_wadl", counting)
     monkeypatch.setattr(schema, "SCHEMAS", schema.SchemaMemo())

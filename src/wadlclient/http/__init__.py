@@ -13,12 +13,13 @@ from wadlclient.http.models import (
     DEFAULT_MAX_BODY,
     DEFAULT_TIMEOUT,
     HTTPResponse,
+    PendingResponse,
     Request,
     Response,
     Timeout,
 )
 from wadlclient.http.retry import RETRY_METHODS
-from wadlclient.http.sender import Sender, StreamingSender
+from wadlclient.http.sender import Exchange, Sender, StartingSender, StreamingSender
 from wadlclient.http.stream import StreamedResponse
 from wadlclient.http.transport import Transport
 from wadlclient.http.wire import BodyTooLarge, InvalidURL
@@ -29,11 +30,14 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "RETRY_METHODS",
     "BodyTooLarge",
+    "Exchange",
     "HTTPResponse",
     "InvalidURL",
+    "PendingResponse",
     "Request",
     "Response",
     "Sender",
+    "StartingSender",
     "StreamedResponse",
     "StreamingSender",
     "Timeout",

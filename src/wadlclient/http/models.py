@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from wadlclient.errors import ResponseError
@@ -13,6 +14,7 @@ __all__ = [
     "DEFAULT_MAX_BODY",
     "DEFAULT_TIMEOUT",
     "HTTPResponse",
+    "PendingResponse",
     "Request",
     "Response",
     "Timeout",
@@ -119,3 +121,30 @@ class HTTPResponse(NamedTuple):
         flags = ", from_cache" if self.from_cache else ""
         flags += ", not_modified" if self.not_modified else ""
         return f"<HTTPResponse {self.status} {self.reason} {self.url}{flags}>"
+
+
+class PendingResponse:
+    """A request `Transport.begin` put on the wire; its answer is read when asked for.
+
+    `result` returns (or raises) what `Transport.request` would have, once;
+    `discard` gives the answer up and closes its connection.
+    """
+
+    __slots__ = ("_discard", "_finish")
+
+    def __init__(self, finish: Callable[[], HTTPResponse], discard: Callable[[], None]) -> None:
+        self._finish: Callable[[], HTTPResponse] | None = finish
+        self._discard = discard
+
+    def result(self) -> HTTPResponse:
+        """The answer, as `Transport.request` gives it."""
+        finish, self._finish = self._finish, None
+        if finish is None:
+            raise RuntimeError("this answer was already taken or discarded")
+        return finish()
+
+    def discard(self) -> None:
+        """Give the answer up (nothing happens once it was taken)."""
+        if self._finish is not None:
+            self._finish = None
+            self._discard()

@@ -29,6 +29,7 @@ import functools
 import http.client
 import threading
 import time
+from typing import NamedTuple
 
 from wadlclient.errors import (
     ConnectError,
@@ -49,7 +50,7 @@ from wadlclient.http.connection import (
 )
 from wadlclient.http.models import DEFAULT_MAX_BODY, Request, Response, Timeout
 from wadlclient.http.proxies import environment_proxies, proxy_for
-from wadlclient.http.sender import Sender
+from wadlclient.http.sender import Exchange, Sender, finished
 from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.urls import Origin, Target, parse_url
 from wadlclient.http.wire import BodyTooLarge, content_codings, decode_body, framed_headers
@@ -72,8 +73,42 @@ class _Stale(Exception):
         self.error = error
 
 
+class _Sent(NamedTuple):
+    """A request written to a connection, its answer not read yet."""
+
+    route: Route
+    connection: Connection
+    target: Target
+    reused: bool
+
+
+class _PoolExchange:
+    """`ConnectionPool.start`'s exchange: the answer is read when asked for."""
+
+    def __init__(self, pool: ConnectionPool, request: Request, timeout: Timeout, sent: _Sent):
+        self._pool = pool
+        self._request = request
+        self._timeout = timeout
+        self._sent: _Sent | None = sent
+
+    def result(self) -> Response:
+        sent, self._sent = self._sent, None
+        if sent is None:
+            raise RuntimeError("the answer of this exchange was already taken or discarded")
+        return self._pool.finish(self._request, self._timeout, sent)
+
+    def discard(self) -> None:
+        sent, self._sent = self._sent, None
+        if sent is not None:
+            sent.connection.close()
+
+
 class ConnectionPool:
-    """The default `Sender`: keep-alive connections per origin over `http.client`."""
+    """The default `Sender`: keep-alive connections per origin over `http.client`.
+
+    Also a `StartingSender`: `start` writes a request and leaves its answer
+    on the wire until asked for.
+    """
 
     def __init__(
         self, max_idle: int = MAX_IDLE_PER_ORIGIN, *, max_body: int = DEFAULT_MAX_BODY
@@ -92,15 +127,19 @@ class ConnectionPool:
         started = self._start(request, timeout)
         if started is None:
             return self._fallback().send(request, timeout=timeout)
-        route, connection, answer = started
-        content = self._read_body(answer, connection, request.url)
-        self._release(route, connection, answer)
-        headers = Headers(answer.headers)
-        try:
-            decoded = decode_body(content, headers, self._max_body)
-        except BodyTooLarge as error:
-            raise BodyTooLarge(f"{request.method} {request.url}: {error}") from None
-        return Response(answer.status, answer.reason, headers, decoded, request.url)
+        return self._whole(request, *started)
+
+    def start(self, request: Request, *, timeout: Timeout) -> Exchange:
+        """Write the request now; `Exchange.result` reads its answer (`StartingSender`)."""
+        sent = self._send_request(request, timeout)
+        if sent is None:
+            fallback = self._fallback()
+            return finished(functools.partial(fallback.send, request, timeout=timeout))
+        return _PoolExchange(self, request, timeout, sent)
+
+    def finish(self, request: Request, timeout: Timeout, sent: _Sent) -> Response:
+        """The whole answer to a request `start` wrote."""
+        return self._whole(request, *self._receive(request, timeout, sent))
 
     def open(self, request: Request, *, timeout: Timeout) -> StreamedResponse:
         """One exchange whose body is read as the caller reads it (`Sender.open`).
@@ -128,10 +167,13 @@ class ConnectionPool:
             discard=functools.partial(_close, answer, connection),
         )
 
-    def _start(
-        self, request: Request, timeout: Timeout
-    ) -> tuple[Route, Connection, Answer] | None:
-        """Send the request and read the answer's head; None: the route is httpx's.
+    def _start(self, request: Request, timeout: Timeout) -> tuple[Route, Connection, Answer] | None:
+        """Send the request and read the answer's head; None: the route is httpx's."""
+        sent = self._send_request(request, timeout)
+        return None if sent is None else self._receive(request, timeout, sent)
+
+    def _send_request(self, request: Request, timeout: Timeout) -> _Sent | None:
+        """Write the request on an idle connection or a new one; None: the route is httpx's.
 
         A stale reused connection is replaced and the request resent (idempotent ones).
         """
@@ -148,19 +190,53 @@ class ConnectionPool:
         reused = connection is not None
         if connection is None:
             connection = self._connect(route, timeout)
+        sent = _Sent(route, connection, target, reused)
         try:
-            answer = self._begin(route, connection, request, target, timeout, reused)
-            return route, connection, answer
+            self._write(sent, request, timeout)
+            return sent
         except _Stale as stale:
             if request.method not in _IDEMPOTENT_METHODS:
                 raise stale.error from stale.__cause__
-        connection = self._connect(route, timeout)
+        return self._resend(request, timeout, route, target)
+
+    def _receive(
+        self, request: Request, timeout: Timeout, sent: _Sent
+    ) -> tuple[Route, Connection, Answer]:
+        """Read the head of a written request's answer; resend once if the connection was stale."""
         try:
-            answer = self._begin(route, connection, request, target, timeout, False)
-            return route, connection, answer
+            return sent.route, sent.connection, self._read_head(sent, request, timeout)
+        except _Stale as stale:
+            if request.method not in _IDEMPOTENT_METHODS:
+                raise stale.error from stale.__cause__
+        again = self._resend(request, timeout, sent.route, sent.target)
+        try:
+            return again.route, again.connection, self._read_head(again, request, timeout)
         except ConnectionDropped as error:
             error.retried = True
             raise
+
+    def _resend(self, request: Request, timeout: Timeout, route: Route, target: Target) -> _Sent:
+        """The request written again, on a new connection (after a stale one)."""
+        sent = _Sent(route, self._connect(route, timeout), target, False)
+        try:
+            self._write(sent, request, timeout)
+        except ConnectionDropped as error:
+            error.retried = True
+            raise
+        return sent
+
+    def _whole(
+        self, request: Request, route: Route, connection: Connection, answer: Answer
+    ) -> Response:
+        """An answer whose head was read: its body read and decoded, the connection released."""
+        content = self._read_body(answer, connection, request.url)
+        self._release(route, connection, answer)
+        headers = Headers(answer.headers)
+        try:
+            decoded = decode_body(content, headers, self._max_body)
+        except BodyTooLarge as error:
+            raise BodyTooLarge(f"{request.method} {request.url}: {error}") from None
+        return Response(answer.status, answer.reason, headers, decoded, request.url)
 
     def _release(
         self, route: Route, connection: Connection, answer: Answer
@@ -249,16 +325,9 @@ class ConnectionPool:
             raise ConnectError(str(exc) or type(exc).__name__) from exc
         return connection
 
-    def _begin(
-        self,
-        route: Route,
-        connection: Connection,
-        request: Request,
-        target: Target,
-        timeout: Timeout,
-        reused: bool,
-    ) -> Answer:
-        """Send one request and read its answer's status and headers."""
+    def _write(self, sent: _Sent, request: Request, timeout: Timeout) -> None:
+        """Put one request on the wire (a stale reused connection raises `_Stale`)."""
+        route, connection, target, reused = sent
         path = target.absolute if route.absolute_form else target.path
         body = request.body or b""
         head = request_head(request.method, path, framed_headers(request, target), route)
@@ -279,6 +348,13 @@ class ConnectionPool:
             if reused:
                 raise _Stale(write_error) from exc
             raise write_error from exc
+
+    def _read_head(self, sent: _Sent, request: Request, timeout: Timeout) -> Answer:
+        """The status and headers of a written request's answer, within the read timeout."""
+        connection = sent.connection
+        sock = connection.sock
+        if sock is None:
+            raise RuntimeError("a pooled connection has no socket")
         deadline = None if timeout.read is None else time.monotonic() + timeout.read
         answer = Answer(sock, request.method, deadline)
         try:
@@ -289,7 +365,7 @@ class ConnectionPool:
             if error is None:
                 raise
             nothing_arrived = isinstance(exc, ConnectionResetError)  # RemoteDisconnected too
-            if reused and nothing_arrived:
+            if sent.reused and nothing_arrived:
                 raise _Stale(error) from exc
             raise error from exc
         return answer

@@ -1,14 +1,17 @@
 """`Transport`: one logical request as a short pipeline of named steps.
 
-`Transport.request` -> cache lookup -> `_send_handling_redirects` ->
-`_send_handling_retries` -> `_send_authorized` -> `Sender.send`; the answer
+`Transport.request` -> cache lookup (`_prepare`) -> `_send_handling_redirects`
+-> `_send_handling_retries` -> `_authorized` -> `Sender.send`; the answer
 then goes through `_answer` (304s, error statuses, cache update).
+`Transport.begin` takes the same steps, its first attempt put on the wire
+at once (`StartingSender.start`) and read when its answer is asked for.
 `Transport.stream` takes the same steps without the cache, and ends in
 `Sender.open` when the sender streams.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
@@ -28,6 +31,7 @@ from wadlclient.http.models import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_BODY,
     HTTPResponse,
+    PendingResponse,
     Request,
     Response,
     Timeout,
@@ -44,7 +48,7 @@ from wadlclient.http.parts import (
 )
 from wadlclient.http.redirects import check_redirect, next_request, redirect_location
 from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jitter
-from wadlclient.http.sender import Sender, StreamingSender
+from wadlclient.http.sender import Exchange, Sender, StartingSender, StreamingSender, finished
 from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.urls import parse_url
 from wadlclient.http.user_agent import build_user_agent
@@ -193,7 +197,43 @@ class Transport:
         with ``not_modified=True``) and, with ``follow_redirects=False``, a
         3xx (returned for the caller to handle).
         """
-        method = method.upper()
+        prepared = self._prepare(
+            method.upper(), url, accept, body, content_type, headers, use_cache
+        )
+        if isinstance(prepared, HTTPResponse):
+            return prepared
+        request, use = prepared
+        return self._complete(request, use, follow_redirects, self._end(), None)
+
+    def begin(self, method: str, url: str, *, accept: str = "application/json") -> PendingResponse:
+        """Put a bodiless request on the wire now; answer it when `PendingResponse.result` asks.
+
+        The server works while the caller does something else (a service
+        root parses its WADL while its JSON is on the way). The answer is
+        what `request` gives, errors included, redirects and retries taken
+        when it is read; a fresh cached answer sends nothing. A sender that
+        is not a `StartingSender` sends when the answer is asked for.
+        """
+        prepared = self._prepare(method.upper(), url, accept, None, None, None, True)
+        if isinstance(prepared, HTTPResponse):
+            return PendingResponse(functools.partial(_same, prepared), _nothing)
+        request, use = prepared
+        end = self._end()
+        first = self._start_first(request, end)
+        finish = functools.partial(self._complete, request, use, True, end, first)
+        return PendingResponse(finish, first.discard if first is not None else _nothing)
+
+    def _prepare(
+        self,
+        method: str,
+        url: str,
+        accept: str,
+        body: bytes | str | None,
+        content_type: str | None,
+        headers: Mapping[str, str] | None,
+        use_cache: bool,
+    ) -> tuple[Request, CacheUse] | HTTPResponse:
+        """The request to send and how it uses the cache; or the fresh cached answer."""
         check_url(method, url)
         if isinstance(body, str):
             body = body.encode("utf-8")
@@ -215,12 +255,36 @@ class Transport:
             for name, value in cached.validators().items():
                 sent[name] = value
 
-        request = Request(method, url, sent, body)
+        return Request(method, url, sent, body), CacheUse(cache, accept, cached, caller_conditional)
+
+    def _complete(
+        self,
+        request: Request,
+        use: CacheUse,
+        follow_redirects: bool,
+        end: float | None,
+        started: Exchange | None,
+    ) -> HTTPResponse:
+        """Send (or read the attempt ``started`` already), follow, retry; the caller's answer."""
         response = self._send_handling_redirects(
-            request, follow_redirects, self._end(), self._send_single_request
+            request, follow_redirects, end, self._send_single_request, started
         )
-        use = CacheUse(cache, accept, cached, caller_conditional)
         return self._answer(request, response, use, follow_redirects)
+
+    def _start_first(self, request: Request, end: float | None) -> Exchange | None:
+        """The first attempt of ``request`` on the wire now; None when the sender cannot start."""
+        sender = self._sender
+        if not isinstance(sender, StartingSender):
+            return None
+        target = parse_url(request.url)
+        origin = self._auth_origin or (target.origin if target is not None else None)
+        authorize = target is not None and target.origin == origin
+        try:
+            timeout = self._timeout_left(request, end)
+            return sender.start(self._authorized(request, authorize), timeout=timeout)
+        except TransportError as error:
+            # Raised when the answer is read, where a first attempt's failure is retried.
+            return finished(functools.partial(_raise, error))
 
     def stream(
         self,
@@ -292,15 +356,20 @@ class Transport:
         follow_redirects: bool,
         end: float | None,
         send: Callable[[Request, float | None], _Answer],
+        started: Exchange | None = None,
     ) -> _Answer:
-        """Send, following redirects; authorization goes only to the credentials' origin."""
+        """Send, following redirects; authorization goes only to the credentials' origin.
+
+        ``started``: the first hop's first attempt, already on the wire.
+        """
         first = parse_url(request.url)
         origin = self._auth_origin or (first.origin if first is not None else None)
         asked = request
         for _hop in range(self._max_redirects + 1):
             target = parse_url(request.url)
             same_origin = target is not None and target.origin == origin
-            response = self._send_handling_retries(request, same_origin, end, send)
+            response = self._send_handling_retries(request, same_origin, end, send, started)
+            started = None
             if isinstance(response, StreamedResponse):
                 return response
             location = redirect_location(response) if follow_redirects else None
@@ -328,12 +397,21 @@ class Transport:
         authorize: bool,
         end: float | None,
         send: Callable[[Request, float | None], _Answer],
+        started: Exchange | None = None,
     ) -> _Answer:
-        """Send one hop, retrying as the `Retry` policy says, within the deadline."""
+        """Send one hop, retrying as the `Retry` policy says, within the deadline.
+
+        ``started``: the first attempt, already on the wire.
+        """
         retry = self._retry
         while True:
             try:
-                response = send(self._authorized(request, authorize), end)
+                response: Response | StreamedResponse
+                if started is not None:
+                    exchange, started = started, None
+                    response = self._bounded(request, exchange.result())
+                else:
+                    response = send(self._authorized(request, authorize), end)
             except TransportError as error:
                 try:
                     retry = retry.increment(request.method, error=error)
@@ -386,7 +464,12 @@ class Transport:
 
     def _send_single_request(self, request: Request, end: float | None) -> Response:
         """One request on the wire, its answer read whole, within what is left of the deadline."""
-        response = self._sender.send(request, timeout=self._timeout_left(request, end))
+        return self._bounded(
+            request, self._sender.send(request, timeout=self._timeout_left(request, end))
+        )
+
+    def _bounded(self, request: Request, response: Response) -> Response:
+        """The answer, unless its body is over ``max_body`` (a sender that does not bound it)."""
         if len(response.content) > self._max_body:
             raise BodyTooLarge(
                 f"{request.method} {request.url}: the answer's body is over {self._max_body} bytes"
@@ -420,3 +503,15 @@ class Transport:
                 )
             timeout = Timeout(shorter(timeout.connect, left), shorter(timeout.read, left))
         return timeout
+
+
+def _same(response: HTTPResponse) -> HTTPResponse:
+    return response
+
+
+def _nothing() -> None:
+    pass
+
+
+def _raise(error: TransportError) -> Response:
+    raise error

@@ -13,14 +13,20 @@ from __future__ import annotations
 import logging
 import os
 import urllib.parse
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
 from typing import Any, ClassVar
 
 from wadlclient.auth import BasicHttpAuthorizer
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import HTTPError, ResponseError, WADLError
-from wadlclient.http import DEFAULT_DEADLINE, DEFAULT_MAX_BODY, RETRY_METHODS, Transport
+from wadlclient.http import (
+    DEFAULT_DEADLINE,
+    DEFAULT_MAX_BODY,
+    RETRY_METHODS,
+    PendingResponse,
+    Transport,
+)
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.session import Session
 from wadlclient.objects.wire import media_type_of
@@ -67,13 +73,20 @@ def split_user_info(service_root: str, authorizer: Any) -> tuple[str, Any]:
     return url, BasicHttpAuthorizer(user, password)
 
 
-def load_schema(transport: Transport, url: str, preferred: str, cache: HTTPCache) -> Schema:
+def load_schema(
+    transport: Transport,
+    url: str,
+    preferred: str,
+    cache: HTTPCache,
+    while_parsing: Callable[[], None] | None = None,
+) -> Schema:
     """GET the WADL, trying the other WADL media type once if the first fails.
 
     A failure is an error status other than 401 (credentials, which
     another media type cannot mend), an answer that is not WADL, or WADL
     that cannot be read. A last error status is raised as it is, unless
-    it only refuses the media type (406, 415).
+    it only refuses the media type (406, 415). ``while_parsing``: see
+    `schema_for`.
     """
     others = [t for t in WADL_MEDIA_TYPES if t != preferred]
     accepts = [preferred, *others[:1]]
@@ -92,13 +105,38 @@ def load_schema(transport: Transport, url: str, preferred: str, cache: HTTPCache
             problems.append(f"{accept}: answered {media_type or 'no Content-Type'}")
             continue
         try:
-            schema = schema_for(response.content, url, cache)
+            schema = schema_for(response.content, url, cache, while_parsing=while_parsing)
         except WADLError as error:
             problems.append(f"{accept}: {error}")
             continue
         logger.debug("%s: the WADL description (%s)", url, media_type)
         return schema
     raise WADLError(f"{url} did not serve a WADL description ({'; '.join(problems)})")
+
+
+def load_service(
+    transport: Transport, url: str, preferred: str, cache: HTTPCache
+) -> tuple[Schema, Any]:
+    """The schema (`load_schema`) and the root's JSON, asked for while the WADL is parsed.
+
+    The JSON request goes out once the WADL proves to be WADL, so the
+    server answers it during the parse; when the WADL fails after that,
+    the answer is dropped unread (its connection closed).
+    """
+    early: list[PendingResponse] = []
+
+    def ask_for_root() -> None:
+        if not early:
+            early.append(transport.begin("GET", url))
+
+    try:
+        schema = load_schema(transport, url, preferred, cache, ask_for_root)
+    except BaseException:
+        for pending in early:
+            pending.discard()
+        raise
+    response = early[0].result() if early else transport.request("GET", url)
+    return schema, response.json()
 
 
 class ServiceRoot(Resource):
@@ -163,8 +201,7 @@ class ServiceRoot(Resource):
             allow_insecure_redirects=allow_insecure_redirects,
         )
         try:
-            schema = self.read_schema(transport, url, wadl_media_type, http_cache)
-            document = self.read_root_document(transport, url)
+            schema, document = self._read_service(transport, url, wadl_media_type, http_cache)
             if not isinstance(document, dict):
                 raise ResponseError(f"{url} did not serve a JSON object for the service root")
             logger.debug("%s: the service root (application/json)", url)
@@ -226,6 +263,19 @@ class ServiceRoot(Resource):
     def read_root_document(self, transport: Transport, url: str) -> Any:
         """The root resource's JSON representation, parsed."""
         return transport.request("GET", url).json()
+
+    def _read_service(
+        self, transport: Transport, url: str, preferred: str, cache: HTTPCache
+    ) -> tuple[Schema, Any]:
+        """`read_schema`, then `read_root_document`; overlapped (`load_service`) by default."""
+        cls = type(self)
+        if (
+            cls.read_schema is ServiceRoot.read_schema
+            and cls.read_root_document is ServiceRoot.read_root_document
+        ):
+            return load_service(transport, url, preferred, cache)
+        schema = self.read_schema(transport, url, preferred, cache)
+        return schema, self.read_root_document(transport, url)
 
     # -- public ------------------------------------------------------------
 

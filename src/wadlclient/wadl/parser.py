@@ -11,6 +11,7 @@ guard (`wadl.guard`) before anything is expanded.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from xml.parsers import expat
 
 from wadlclient.errors import WADLError
@@ -24,8 +25,9 @@ __all__ = ["parse_wadl", "wadl_digest"]
 class _Parser:
     """The expat side of one parse: the element stack and ``<doc>`` text."""
 
-    def __init__(self, url: str | None) -> None:
+    def __init__(self, url: str | None, on_root: Callable[[], None] | None = None) -> None:
         self.where = url or "WADL document"
+        self.on_root = on_root
         self.expat = expat.ParserCreate(namespace_separator="}")
         self.stack: list[Frame] = []
         self.doc_chunks: list[str] = []
@@ -75,6 +77,8 @@ class _Parser:
             )
         self.expat.StartElementHandler = self._start
         self.stack.append((name, attrs, [], []))
+        if self.on_root is not None:
+            self.on_root()
 
     def _start(self, name: str, attrs: Attrs) -> None:
         if name == DOC:
@@ -109,14 +113,19 @@ class _Parser:
             stack[-1][2].append(built)
 
 
-def parse_wadl(data: bytes | str, url: str | None = None) -> Application:
+def parse_wadl(
+    data: bytes | str, url: str | None = None, *, on_root: Callable[[], None] | None = None
+) -> Application:
     """Parse a WADL document into an ``Application``.
 
     Raises ``wadlclient.errors.WADLError`` for malformed XML, a document that
     is not WADL, external entities, or entity-expansion bombs; the message
     names ``url`` and, where expat knows it, the line and column.
+    ``on_root`` is called once the root element shows the document is WADL,
+    before the rest is read: work that needs the model only at the end can
+    start then (the service root asks for its JSON).
     """
-    return _Parser(url).parse(data)
+    return _Parser(url, on_root).parse(data)
 
 
 def wadl_digest(data: bytes) -> str:
