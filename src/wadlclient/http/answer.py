@@ -7,8 +7,10 @@ largest share of the per-request cost of a request the cache revalidates
 skipped; a HEAD, 204 or 304 has no body; else chunked coding, then
 Content-Length, then the end of the connection frame the body. Failures
 raise http.client's own exception classes (`RemoteDisconnected`,
-`IncompleteRead`, `BadStatusLine`, `LineTooLong`, `HTTPException`), which
-the pool turns into wadlclient's errors.
+`IncompleteRead`, `BadStatusLine`, `LineTooLong`, `HTTPException`);
+`read_error` names them as wadlclient's errors, and `read_body` /
+`read_some` read a body within the pool's limits, closing the connection
+on any failure.
 
 Every read of the socket is given only the time left before the answer's
 deadline, so a server that drips bytes cannot stretch the read timeout.
@@ -27,7 +29,11 @@ from http.client import (
     RemoteDisconnected,
 )
 
-__all__ = ["Answer", "DeadlineReader"]
+from wadlclient.errors import ConnectionDropped, TransportError, TransportTimeout
+from wadlclient.http.connection import Connection
+from wadlclient.http.wire import BodyTooLarge
+
+__all__ = ["Answer", "DeadlineReader", "close_answer", "read_body", "read_error", "read_some"]
 
 #: Longest status, header or chunk-size line accepted (http.client's limit).
 MAX_LINE = 65536
@@ -219,3 +225,61 @@ class Answer:
         while self._line("trailer line") not in _LINE_ENDS:
             pass
         self._done = True
+
+
+def read_body(answer: Answer, connection: Connection, url: str, limit: int) -> bytes:
+    """The body as sent, refused once it passes ``limit`` bytes (the rest is never read)."""
+    if answer.length is not None and answer.length > limit:
+        close_answer(answer, connection)
+        raise BodyTooLarge(f"{url}: the answer's body is {answer.length} bytes (limit {limit})")
+    # With a Content-Length (within the limit), read() notices an answer cut short.
+    amount = None if answer.length is not None else limit + 1
+    content = read_some(answer, connection, amount)
+    if len(content) > limit:
+        close_answer(answer, connection)
+        raise BodyTooLarge(f"{url}: the answer's body is over {limit} bytes")
+    return content
+
+
+def close_answer(answer: Answer, connection: Connection) -> None:
+    """Give up an answer and its connection (never reused after a failure)."""
+    answer.close()
+    connection.close()
+
+
+def read_some(
+    answer: Answer, connection: Connection, amount: int | None
+) -> bytes:
+    """Up to ``amount`` bytes of the body (None: all); a failure closes the connection."""
+    try:
+        data = answer.read(amount)
+    except BaseException as exc:
+        close_answer(answer, connection)
+        error = read_error(exc)
+        if error is None:
+            raise
+        raise error from exc
+    if not data and amount and answer.length:
+        close_answer(answer, connection)  # read(n) returns b"" for a body cut short
+        raise ConnectionDropped(
+            f"Server disconnected mid-answer ({answer.length} more bytes expected)."
+        )
+    return data
+
+
+def read_error(exc: BaseException) -> TransportError | None:
+    """Our name for a failure while waiting for or reading an answer (None: not ours to name)."""
+    if isinstance(exc, TimeoutError):
+        return TransportTimeout(str(exc) or "timed out")
+    if isinstance(exc, RemoteDisconnected):
+        return ConnectionDropped("Server disconnected without sending a response.")
+    if isinstance(exc, IncompleteRead):
+        return ConnectionDropped(
+            f"Server disconnected mid-answer ({len(exc.partial)} bytes read, "
+            f"{exc.expected} more expected)."
+        )
+    if isinstance(exc, HTTPException):
+        return ConnectionDropped(f"Malformed answer ({type(exc).__name__}: {exc})")
+    if isinstance(exc, OSError):
+        return ConnectionDropped(str(exc) or type(exc).__name__)
+    return None

@@ -38,7 +38,7 @@ from wadlclient.errors import (
     TransportTimeout,
 )
 from wadlclient.headers import Headers
-from wadlclient.http.answer import Answer
+from wadlclient.http.answer import Answer, close_answer, read_body, read_error, read_some
 from wadlclient.http.connection import (
     Connection,
     PlainConnection,
@@ -153,18 +153,18 @@ class ConnectionPool:
         route, connection, answer = started
         limit = self._max_body
         if answer.length is not None and answer.length > limit:
-            _close(answer, connection)
+            close_answer(answer, connection)
             raise BodyTooLarge(
                 f"{request.url}: the answer's body is {answer.length} bytes (limit {limit})"
             )
         headers = Headers(answer.headers)
         return StreamedResponse(
             (answer.status, answer.reason, headers, request.url),
-            functools.partial(_read_some, answer, connection),
+            functools.partial(read_some, answer, connection),
             codings=content_codings(headers),
             max_body=limit,
             release=functools.partial(self._release, route, connection, answer),
-            discard=functools.partial(_close, answer, connection),
+            discard=functools.partial(close_answer, answer, connection),
         )
 
     def _start(self, request: Request, timeout: Timeout) -> tuple[Route, Connection, Answer] | None:
@@ -229,7 +229,7 @@ class ConnectionPool:
         self, request: Request, route: Route, connection: Connection, answer: Answer
     ) -> Response:
         """An answer whose head was read: its body read and decoded, the connection released."""
-        content = self._read_body(answer, connection, request.url)
+        content = read_body(answer, connection, request.url, self._max_body)
         self._release(route, connection, answer)
         headers = Headers(answer.headers)
         try:
@@ -360,8 +360,8 @@ class ConnectionPool:
         try:
             answer.begin()
         except BaseException as exc:
-            _close(answer, connection)
-            error = _read_error(exc)
+            close_answer(answer, connection)
+            error = read_error(exc)
             if error is None:
                 raise
             nothing_arrived = isinstance(exc, ConnectionResetError)  # RemoteDisconnected too
@@ -369,62 +369,3 @@ class ConnectionPool:
                 raise _Stale(error) from exc
             raise error from exc
         return answer
-
-    def _read_body(
-        self, answer: Answer, connection: Connection, url: str
-    ) -> bytes:
-        """The body as sent, refused once it passes ``max_body`` (the rest is never read)."""
-        limit = self._max_body
-        if answer.length is not None and answer.length > limit:
-            _close(answer, connection)
-            raise BodyTooLarge(f"{url}: the answer's body is {answer.length} bytes (limit {limit})")
-        # With a Content-Length (within the limit), read() notices an answer cut short.
-        amount = None if answer.length is not None else limit + 1
-        content = _read_some(answer, connection, amount)
-        if len(content) > limit:
-            _close(answer, connection)
-            raise BodyTooLarge(f"{url}: the answer's body is over {limit} bytes")
-        return content
-
-
-def _close(answer: Answer, connection: Connection) -> None:
-    answer.close()
-    connection.close()
-
-
-def _read_some(
-    answer: Answer, connection: Connection, amount: int | None
-) -> bytes:
-    """Up to ``amount`` bytes of the body (None: all); a failure closes the connection."""
-    try:
-        data = answer.read(amount)
-    except BaseException as exc:
-        _close(answer, connection)
-        error = _read_error(exc)
-        if error is None:
-            raise
-        raise error from exc
-    if not data and amount and answer.length:
-        _close(answer, connection)  # read(n) returns b"" for a body cut short
-        raise ConnectionDropped(
-            f"Server disconnected mid-answer ({answer.length} more bytes expected)."
-        )
-    return data
-
-
-def _read_error(exc: BaseException) -> TransportError | None:
-    """Our name for a failure while waiting for or reading an answer (None: not ours to name)."""
-    if isinstance(exc, TimeoutError):
-        return TransportTimeout(str(exc) or "timed out")
-    if isinstance(exc, http.client.RemoteDisconnected):
-        return ConnectionDropped("Server disconnected without sending a response.")
-    if isinstance(exc, http.client.IncompleteRead):
-        return ConnectionDropped(
-            f"Server disconnected mid-answer ({len(exc.partial)} bytes read, "
-            f"{exc.expected} more expected)."
-        )
-    if isinstance(exc, http.client.HTTPException):
-        return ConnectionDropped(f"Malformed answer ({type(exc).__name__}: {exc})")
-    if isinstance(exc, OSError):
-        return ConnectionDropped(str(exc) or type(exc).__name__)
-    return None
