@@ -173,6 +173,28 @@ def test_a_wadl_that_does_not_parse_is_retried_with_the_other_type() -> None:
     assert seen == [SUN_WADL_MEDIA_TYPE, EXAMPLE_WADL_MEDIA_TYPE]
 
 
+def _wadl_broken_after_its_root_app(seen: list[str]) -> Starlette:
+    async def root(request: Request) -> Response:
+        accept = request.headers.get("accept", "")
+        seen.append(accept)
+        if "wadl" not in accept:
+            return Response(json.dumps({"resource_type_link": "x"}), media_type=accept)
+        wadl = b'<application xmlns="http://research.sun.com/wadl/2006/10"><resources></application>'
+        return Response(wadl, media_type=accept)
+
+    return Starlette(routes=[Route("/1.0/", root)])
+
+
+def test_the_root_json_is_asked_for_while_the_wadl_is_parsed_and_dropped_if_it_fails() -> None:
+    seen: list[str] = []
+
+    with serve_app(_wadl_broken_after_its_root_app(seen)) as base_url, pytest.raises(WADLError):
+        ServiceRoot(None, base_url, wadl_media_type=SUN_WADL_MEDIA_TYPE)
+
+    # Asked for once the first WADL's root element was read, not again for the second.
+    assert seen == [SUN_WADL_MEDIA_TYPE, "application/json", EXAMPLE_WADL_MEDIA_TYPE]
+
+
 def test_a_cache_directory_given_as_a_path_persists_the_root(
     service: RunningService, tmp_path: Path
 ) -> None:
