@@ -64,3 +64,13 @@ def test_a_deeply_nested_page_is_a_response_error(
 
     with pytest.raises(ResponseError, match=r"/1.0/recipes.*nested"):
         list(root.recipes)
+
+
+def test_a_page_that_is_not_utf8_is_a_response_error(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot]
+) -> None:
+    hostile.routes["/1.0/recipes"] = lambda ex: ex.send(200, b'{"entries": ["\xff"]}')
+    root = make_root()
+
+    with pytest.raises(ResponseError, match=r"/1.0/recipes.*not UTF-8"):
+        list(root.recipes)

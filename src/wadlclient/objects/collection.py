@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import urllib.parse
 from collections.abc import Callable, Iterator
@@ -51,6 +50,16 @@ def page_of(document: dict[str, Any], url: str = "") -> Page:
     )
 
 
+def page_text(content: bytes, url: str) -> str:
+    """A page's bytes decoded (UTF-8, or the UTF-16/32 JSON allows)."""
+    try:
+        return content.decode(json.detect_encoding(content))
+    except UnicodeDecodeError as exc:
+        raise ResponseError(
+            f"the response from {url} is not UTF-8 text (bad byte at position {exc.start})"
+        ) from exc
+
+
 def _checked(document: Any, url: str) -> dict[str, Any]:
     if not isinstance(document, dict) or not isinstance(document.get("entries"), list):
         raise ResponseError(f"{url} did not serve a page of a collection")
@@ -79,27 +88,27 @@ class CollectionPages:
     def fetch_later(
         self, link: str | None, start: int | None, size: int | None
     ) -> Callable[[], Page]:
-        text, url = self.page_text(page_url(self.url if link is None else link, start, size))
-        return functools.partial(self._parse, text, url)
+        """GET one page now; the result decodes and parses it, once.
 
-    def page_text(self, url: str) -> tuple[str, str]:
-        """GET one page and decode it: ``(JSON text, URL)``; its bytes are let go here.
-
-        Pages fetched ahead wait as text, which takes less than half the
-        memory of the parsed page; the walk parses each when it reaches it.
+        Pages fetched ahead wait as the bytes received, which take less than
+        half the memory of the parsed page. The bytes are let go as they are
+        decoded, before the text is parsed, so that a page's bytes, text and
+        entries are never held together (decoding on the fetching thread
+        would hold the bytes and the text while the walk holds a parsed page).
         """
-        response = self._transport.request("GET", url)
-        content = response.content
-        try:
-            return content.decode(json.detect_encoding(content)), response.url
-        except UnicodeDecodeError as exc:
-            raise ResponseError(
-                f"the response from {response.url} is not UTF-8 text "
-                f"(bad byte at position {exc.start})"
-            ) from exc
+        response = self._transport.request(
+            "GET", page_url(self.url if link is None else link, start, size)
+        )
+        url, held = response.url, [response.content]
+        del response
+
+        def parse() -> Page:
+            return page_of(self.parse_page(page_text(held.pop(), url), url), url)
+
+        return parse
 
     def parse_page(self, text: str, url: str) -> dict[str, Any]:
-        """The page a `page_text` holds, checked to be one."""
+        """The page ``text`` (from ``url``) holds, checked to be one."""
         try:
             document = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -110,9 +119,6 @@ class CollectionPages:
         except RecursionError:
             raise ResponseError(f"the JSON from {url} is nested too deeply") from None
         return _checked(document, url)
-
-    def _parse(self, text: str, url: str) -> Page:
-        return page_of(self.parse_page(text, url), url)
 
     def count(self, page: Page) -> int | None:
         if page.total_link is None:

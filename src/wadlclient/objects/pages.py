@@ -62,7 +62,7 @@ class PageSource(Protocol):
     def fetch_later(
         self, link: str | None, start: int | None, size: int | None
     ) -> Callable[[], Page]:
-        """Fetch a page now (on any thread); calling the result parses it.
+        """Fetch a page now (on any thread); calling the result (once) parses it.
 
         ``link`` None means the collection itself. A walk holds pages it
         fetched ahead in this form, which takes less memory than the page.
