@@ -79,8 +79,15 @@ def people(service_root: str, directory: str) -> dict[str, Any]:
     return {"people": [person.name for person in lp.people]}
 
 
+def anonymous_signing(service_root: str, directory: str) -> dict[str, Any]:
+    """login_anonymously and one collection read; which signing library the process loaded."""
+    result = people(service_root, directory)
+    return {**result, "oauthlib_imported": "oauthlib" in sys.modules}
+
+
 SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "people": people,
+    "anonymous_signing": anonymous_signing,
     "anonymous": anonymous,
     "expired_token": expired_token,
 }

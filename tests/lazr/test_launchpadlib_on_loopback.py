@@ -87,3 +87,12 @@ def test_a_cache_written_by_stock_launchpadlib_keeps_wadlclient_warm(
     assert stock == ours == {"people": ["ada", "alan", "grace"]}
     second_run = launchpad_like.state.journal[sent_by_stock:]
     assert [e.path.split("?")[0] for e in second_run] == ["/1.0/people"]
+
+
+def test_an_anonymous_launchpadlib_login_signs_without_importing_oauthlib(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    result = run_scenario("anonymous_signing", launchpad_like, tmp_path)
+    assert result == {"people": ["ada", "alan", "grace"], "oauthlib_imported": False}
+    assert launchpad_like.state.journal
+    assert all(e.status == 200 and e.token is None for e in launchpad_like.state.journal)
