@@ -1,10 +1,10 @@
-"""The compat OAuthAuthorizer signs PLAINTEXT itself, as the engine's oauthlib signer would.
+"""OAuth PLAINTEXT is signed without oauthlib, and the header is oauthlib's but for its nonce.
 
-An anonymous launchpadlib login signs every request PLAINTEXT; making
-that header without oauthlib spares each launchpadlib process its import.
-The header must stay the one the engine makes with oauthlib (which
-tests/auth/test_independent_verifier.py checks against oauthlib's own
-server-side endpoint): same parameters, same order, same encoding.
+An anonymous launchpadlib login signs every request PLAINTEXT; making that
+header without oauthlib spares each process its import. The header must
+stay the one oauthlib's client makes (and tests/auth/test_independent_verifier.py
+checks against oauthlib's server-side endpoint): same parameters, same
+order, same encoding. The compat layer's authorizer is the engine's.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from oauthlib import oauth1
 from oauthlib.oauth1.rfc5849 import signature as oauth_signature
 from oauthlib.oauth1.rfc5849.utils import parse_authorization_header, unescape
 
@@ -45,16 +46,22 @@ def _without_fresh_values(header: str) -> str:
 
 
 @pytest.mark.parametrize(("key", "secret", "token", "token_secret", "realm"), CREDENTIALS)
-def test_compat_plaintext_header_is_the_engines_but_for_nonce_and_timestamp(
+def test_plaintext_header_is_oauthlibs_but_for_nonce_and_timestamp(
     key: str, secret: str, token: str, token_secret: str, realm: str
 ) -> None:
-    access = (token, token_secret)
-    ours = _signed(OAuthAuthorizer(key, secret, AccessToken(*access), realm))
-    engine = _signed(
-        wadlclient.OAuthAuthorizer(key, secret, wadlclient.AccessToken(*access), realm)
+    ours = _signed(OAuthAuthorizer(key, secret, AccessToken(token, token_secret), realm))
+    client = oauth1.Client(
+        key,
+        client_secret=secret,
+        resource_owner_key=token or None,
+        resource_owner_secret=token_secret,
+        signature_method=oauth1.SIGNATURE_PLAINTEXT,
+        signature_type=oauth1.SIGNATURE_TYPE_AUTH_HEADER,
+        realm=realm,
     )
+    _, signed, _ = client.sign(URL, http_method="GET")
 
-    assert _without_fresh_values(ours) == _without_fresh_values(engine)
+    assert _without_fresh_values(ours) == _without_fresh_values(signed["Authorization"])
     assert ours != _without_fresh_values(ours)
 
 

@@ -24,6 +24,7 @@ from wadlclient.auth.credentials_file import (
     read_credentials,
     write_private,
 )
+from wadlclient.auth.plaintext import plaintext_authorization
 from wadlclient.errors import CredentialsError, CredentialsFileError
 
 # oauthlib is imported when a request is first signed: most scripts never
@@ -272,10 +273,23 @@ class OAuthAuthorizer(HttpAuthorizer):
         body: bytes | str | None,
         headers: MutableMapping[str, str],
     ) -> None:
-        """Set a freshly signed OAuth ``Authorization`` header."""
+        """Set a freshly signed OAuth ``Authorization`` header.
+
+        PLAINTEXT covers only the two secrets, so it is written here
+        (`plaintext_authorization`) without importing oauthlib; HMAC-SHA1,
+        and a form body (which oauthlib checks), go through oauthlib.
+        """
         if self.consumer is None:
             raise CredentialsError("OAuthAuthorizer has no consumer to sign requests with")
         token = self.access_token if self.access_token is not None else AccessToken("", "")
+        content_type = _header(headers, "Content-Type") or ""
+        is_form = bool(body) and content_type.split(";")[0].strip().lower() == _FORM_MEDIA_TYPE
+        if self.signature_method == SIGNATURE_PLAINTEXT and not is_form:
+            value = plaintext_authorization(
+                self.oauth_realm, self.consumer.key, self.consumer.secret, token.key, token.secret
+            )
+            _set_header(headers, "Authorization", value)
+            return
         client = _quiet_client_class()(
             self.consumer.key,
             client_secret=self.consumer.secret,
@@ -289,8 +303,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         # bodies are not parameters and oauthlib must not see them.
         sign_body: str | None = None
         sign_headers: dict[str, str] = {}
-        content_type = _header(headers, "Content-Type") or ""
-        if body and content_type.split(";")[0].strip().lower() == _FORM_MEDIA_TYPE:
+        if is_form:
             sign_body = body.decode("utf-8") if isinstance(body, bytes) else body
             sign_headers["Content-Type"] = _FORM_MEDIA_TYPE
         _, signed, _ = client.sign(

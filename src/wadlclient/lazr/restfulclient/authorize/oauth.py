@@ -8,11 +8,9 @@ follows lazr: ``str(token)`` is the wire form with the secret, and
 from __future__ import annotations
 
 import socket
-from collections.abc import MutableMapping
 from urllib.parse import parse_qs
 
 from wadlclient import auth as _engine
-from wadlclient.auth.plaintext import plaintext_authorization
 
 __all__ = [
     "AccessToken",
@@ -72,44 +70,5 @@ def _distribution_name() -> str:
     return platform.system()
 
 
-_FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
-
-
 class OAuthAuthorizer(_engine.OAuthAuthorizer):
     """Signs every request with OAuth (PLAINTEXT), as lazr's authorizer does."""
-
-    def authorizeRequest(
-        self,
-        absolute_uri: str,
-        method: str,
-        body: bytes | str | None,
-        headers: MutableMapping[str, str],
-    ) -> None:
-        """Set a freshly signed ``Authorization`` header; PLAINTEXT without importing oauthlib.
-
-        A PLAINTEXT signature is the two secrets alone, and launchpadlib
-        signs every request of an anonymous login with one. HMAC-SHA1, and
-        a form body (which oauthlib checks), go to wadlclient's signer.
-        """
-        if (
-            self.signature_method != _engine.SIGNATURE_PLAINTEXT
-            or self.consumer is None
-            or (body and _is_form(headers))
-        ):
-            super().authorizeRequest(absolute_uri, method, body, headers)
-            return
-        token = self.access_token if self.access_token is not None else AccessToken("", "")
-        value = plaintext_authorization(
-            self.oauth_realm, self.consumer.key, self.consumer.secret, token.key, token.secret
-        )
-        for name in [name for name in headers if name.lower() == "authorization"]:
-            del headers[name]
-        headers["Authorization"] = value
-
-
-def _is_form(headers: MutableMapping[str, str]) -> bool:
-    """Whether the request's Content-Type is a form (whose body OAuth signs)."""
-    for name, value in headers.items():
-        if name.lower() == "content-type":
-            return value.split(";")[0].strip().lower() == _FORM_MEDIA_TYPE
-    return False
