@@ -238,6 +238,36 @@ def test_refresh_without_date_counts_from_now() -> None:
     assert refreshed.is_fresh(T0 + 11.9)
 
 
+def test_a_304_for_an_entry_that_can_never_be_fresh_and_keeps_its_etag_writes_no_file() -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response(), b"body")  # no Cache-Control, no Expires: lifetime 0
+    before = stored_file(cache).stat()
+    not_modified = httpx.Response(304, headers={"Date": http_date(T0 + 60), "ETag": '"v1"'})
+
+    refreshed = cache.refresh(URL, JSON, not_modified)
+
+    assert refreshed is not None and refreshed.headers["date"] == http_date(T0 + 60)
+    after = stored_file(cache).stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    reread = cache.get(URL, JSON)
+    assert reread is not None and reread.validators() == {"If-None-Match": '"v1"'}
+
+
+@pytest.mark.parametrize(
+    "news", [{"ETag": '"v2"'}, {"Cache-Control": "max-age=60"}, {"Expires": http_date(T0 + 90)}]
+)
+def test_a_304_that_changes_validators_or_lifetime_rewrites_the_entry(news: dict[str, str]) -> None:
+    cache = HTTPCache(clock=Clock())
+    cache.put(URL, JSON, response(), b"body")
+    before = stored_file(cache).stat()
+
+    cache.refresh(URL, JSON, httpx.Response(304, headers={"Date": http_date(T0 + 60), **news}))
+
+    assert stored_file(cache).stat().st_ino != before.st_ino  # replaced by a new file
+    reread = cache.get(URL, JSON)
+    assert reread is not None and reread.headers["date"] == http_date(T0 + 60)
+
+
 def test_refresh_of_missing_entry_returns_none() -> None:
     cache = HTTPCache(clock=Clock())
 

@@ -199,9 +199,11 @@ class HTTPCache:
         The entry is then as fresh as if the server had sent the whole
         representation again: the 304's Date (or now, if it has none),
         ETag, Cache-Control and Expires replace the stored ones; the
-        stored Age, which described the old response, is dropped. Returns
-        None when nothing usable is stored. ``stored``, the entry whose
-        validators were sent (as `get` returned it), saves reading it again.
+        stored Age, which described the old response, is dropped. An entry
+        that can never be fresh and keeps its validators is not rewritten
+        (`_same_use`). Returns None when nothing usable is stored.
+        ``stored``, the entry whose validators were sent (as `get`
+        returned it), saves reading it again.
         """
         cached = stored if isinstance(stored, CachedResponse) else self.get(url, media_type)
         if cached is None:
@@ -222,7 +224,7 @@ class HTTPCache:
         refreshed = CachedResponse(cached.status, Headers(storable(merged)), cached.body)
         if "no-store" in cache_directives(refreshed.headers):
             self.delete(url, media_type)
-        else:
+        elif not _same_use(cached, refreshed):
             self._store(url, media_type, refreshed, revalidation=True)
         return refreshed
 
@@ -389,6 +391,20 @@ def _blob_file_name(name: str) -> str:
     if not isinstance(name, str) or not _BLOB_NAME.fullmatch(name):
         raise ValueError(f"invalid cache blob name {name!r}")
     return name
+
+
+def _same_use(stored: CachedResponse, refreshed: CachedResponse) -> bool:
+    """Whether a later request would use ``refreshed`` as it uses ``stored``.
+
+    True when neither can ever be fresh and both carry the same validators:
+    the rewrite would change only the Date, which nothing then reads, so a
+    304 for an entry served without a lifetime costs no file write.
+    """
+    return (
+        stored.freshness_lifetime() == 0
+        and refreshed.freshness_lifetime() == 0
+        and stored.validators() == refreshed.validators()
+    )
 
 
 def _write_all(descriptor: int, data: bytes) -> None:
