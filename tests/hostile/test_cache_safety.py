@@ -12,7 +12,7 @@ import pytest
 from tests.hostile.server import HostileServer
 
 from wadlclient import HTTPCache, ServiceRoot, schema
-from wadlclient.cache import store as cache_store
+from wadlclient.cache.files import STALE_TEMP_SECONDS
 from wadlclient.errors import WADLError
 from wadlclient.schema import Schema
 from wadlclient.wadl import store as model_store
@@ -45,7 +45,7 @@ def test_stale_temporary_files_are_removed_when_a_cache_opens(tmp_path: Path) ->
     fresh = tmp_path / ".wadlclient-tmp-writing"
     stale.write_bytes(b"x" * 1024)
     fresh.write_bytes(b"y")
-    old = time.time() - getattr(cache_store, "STALE_TEMP_SECONDS", 600.0) - 60
+    old = time.time() - STALE_TEMP_SECONDS - 60
     os.utime(stale, (old, old))
 
     HTTPCache(tmp_path)

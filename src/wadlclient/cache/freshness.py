@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from wadlclient.headers import Headers, HeadersInput, parse_http_date
 
-__all__ = ["CachedResponse", "cache_directives"]
+__all__ = ["CachedResponse", "cache_directives", "same_use"]
 
 
 def cache_directives(headers: Headers) -> dict[str, str | None]:
@@ -91,3 +91,17 @@ class CachedResponse(_Stored):
         if last_modified:
             conditions["If-Modified-Since"] = last_modified
         return conditions
+
+
+def same_use(stored: CachedResponse, refreshed: CachedResponse) -> bool:
+    """Whether a later request would use ``refreshed`` as it uses ``stored``.
+
+    True when neither can ever be fresh and both carry the same validators:
+    the rewrite would change only the Date, which nothing then reads, so a
+    304 for an entry served without a lifetime costs no file write.
+    """
+    return (
+        stored.freshness_lifetime() == 0
+        and refreshed.freshness_lifetime() == 0
+        and stored.validators() == refreshed.validators()
+    )

@@ -8,14 +8,11 @@ be written to means no caching, announced by one warning.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import functools
-import io
 import logging
 import os
 import re
-import stat
 import threading
 import time
 from collections.abc import Callable
@@ -23,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from wadlclient.cache.behind import WriteBehind, queue_for, queue_of
 from wadlclient.cache.fileformat import parse, read, serialise, storable
-from wadlclient.cache.freshness import CachedResponse, cache_directives
+from wadlclient.cache.files import (
+    TEMP_PREFIX,
+    open_regular,
+    remove_quietly,
+    remove_stale_temporaries,
+    write_all,
+)
+from wadlclient.cache.freshness import CachedResponse, cache_directives, same_use
 from wadlclient.cache.names import cache_file_name, cache_key
 from wadlclient.errors import CacheError
 from wadlclient.headers import Headers, format_http_date
@@ -35,12 +39,6 @@ __all__ = ["HTTPCache"]
 
 logger = logging.getLogger("wadlclient.cache")
 
-#: Temporary files start with a dot; ``cache_file_name`` never does.
-_TEMP_PREFIX = ".wadlclient-tmp-"
-#: A temporary file older than this was left by a process that died mid-write.
-STALE_TEMP_SECONDS = 600.0
-#: Opening never waits (a FIFO planted in the directory) nor follows a link out of it.
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
 #: Blob names: no comma (every cache file name has one before its digest),
 #: no leading dot (temporary files), nothing a file system could object to.
 _BLOB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}", re.ASCII)
@@ -113,7 +111,7 @@ class HTTPCache:
                 raise CacheError(
                     f"cannot create cache directory {path!r}: {error.strerror or error}"
                 ) from error
-            _remove_stale_temporaries(path, time.time())
+            remove_stale_temporaries(path, time.time())
         # Joined as strings on the hot paths: pathlib interns every path part,
         # and a walk over a big collection would intern one name per page.
         self._directory = path
@@ -224,7 +222,7 @@ class HTTPCache:
         refreshed = CachedResponse(cached.status, Headers(storable(merged)), cached.body)
         if "no-store" in cache_directives(refreshed.headers):
             self.delete(url, media_type)
-        elif not _same_use(cached, refreshed):
+        elif not same_use(cached, refreshed):
             self._store(url, media_type, refreshed, revalidation=True)
         return refreshed
 
@@ -267,7 +265,7 @@ class HTTPCache:
             return None
         path = self._path(_blob_file_name(name))
         try:
-            with _open_regular(path) as file:
+            with open_regular(path) as file:
                 return file.read()
         except (OSError, ValueError) as error:
             logger.debug("cache blob not read: %s: %s", name, type(error).__name__)
@@ -340,7 +338,7 @@ class HTTPCache:
                     raise FileNotFoundError(name)
                 head, _, body = data.partition(b"\r\n\r\n")
                 return parse(head, body)
-        with _open_regular(self._path(name)) as file:
+        with open_regular(self._path(name)) as file:
             return read(file)
 
     def _write(self, name: str, data: bytes) -> bool:
@@ -349,17 +347,17 @@ class HTTPCache:
 
         temp_path: str | None = None
         try:
-            descriptor, temp_path = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=self._directory)
+            descriptor, temp_path = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=self._directory)
             try:
-                _write_all(descriptor, data)
+                write_all(descriptor, data)
             finally:
                 os.close(descriptor)
             os.replace(temp_path, self._path(name))
         except (OSError, ValueError) as error:
             if temp_path is not None:
-                _remove_quietly(temp_path)
+                remove_quietly(temp_path)
             # The old file no longer matches what should be there.
-            _remove_quietly(self._path(name))
+            remove_quietly(self._path(name))
             self._warn_once(error)
             return False
         return True
@@ -391,55 +389,3 @@ def _blob_file_name(name: str) -> str:
     if not isinstance(name, str) or not _BLOB_NAME.fullmatch(name):
         raise ValueError(f"invalid cache blob name {name!r}")
     return name
-
-
-def _same_use(stored: CachedResponse, refreshed: CachedResponse) -> bool:
-    """Whether a later request would use ``refreshed`` as it uses ``stored``.
-
-    True when neither can ever be fresh and both carry the same validators:
-    the rewrite would change only the Date, which nothing then reads, so a
-    304 for an entry served without a lifetime costs no file write.
-    """
-    return (
-        stored.freshness_lifetime() == 0
-        and refreshed.freshness_lifetime() == 0
-        and stored.validators() == refreshed.validators()
-    )
-
-
-def _write_all(descriptor: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(descriptor, view)
-        view = view[written:]
-
-
-def _remove_quietly(path: str | os.PathLike[str]) -> None:
-    with contextlib.suppress(OSError, ValueError):
-        os.unlink(path)
-
-
-def _open_regular(path: str) -> io.FileIO:
-    """A cache file opened for reading: never blocking, and only when it is a regular file."""
-    descriptor = os.open(path, _OPEN_FLAGS)
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", path)
-    except BaseException:
-        os.close(descriptor)
-        raise
-    return io.FileIO(descriptor, "rb")
-
-
-def _remove_stale_temporaries(directory: str, now: float) -> None:
-    """Remove temporary files that processes killed mid-write left behind."""
-    try:
-        with os.scandir(directory) as entries:
-            for entry in entries:
-                if not entry.name.startswith(_TEMP_PREFIX):
-                    continue
-                with contextlib.suppress(OSError):
-                    if now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS:
-                        os.unlink(entry.path)
-    except OSError:
-        return

@@ -7,6 +7,7 @@ its named steps only.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, MutableMapping
 from http import HTTPStatus
 from typing import TYPE_CHECKING, NamedTuple, Protocol
@@ -20,23 +21,28 @@ from wadlclient.errors import (
 from wadlclient.headers import Headers
 from wadlclient.http.cache_policy import Cache, Cached
 from wadlclient.http.logs import describe
-from wadlclient.http.models import HTTPResponse, Request, Response
+from wadlclient.http.models import HTTPResponse, Request, Response, Timeout
 from wadlclient.http.pool import ConnectionPool
 from wadlclient.http.sender import Sender
-from wadlclient.http.urls import parse_url
-from wadlclient.http.wire import InvalidURL
+from wadlclient.http.urls import Origin, parse_url
+from wadlclient.http.wire import ACCEPT_ENCODING, InvalidURL
 
 if TYPE_CHECKING:
     import httpx
 
 __all__ = [
+    "POOL_KINDS",
     "Authorizer",
     "CacheUse",
+    "check_limits",
     "check_url",
     "failure",
+    "fixed_headers",
     "from_cached",
     "make_sender",
+    "origin_of",
     "shorter",
+    "timeout_left",
     "wrap",
 ]
 
@@ -121,3 +127,55 @@ def from_cached(cached: Cached, url: str) -> HTTPResponse:
         url=url,
         from_cache=True,
     )
+
+
+#: ``Transport(pool=...)``: http.client underneath (default), or httpx's own (httpcore + h11).
+POOL_KINDS = ("stdlib", "httpx")
+
+
+def check_limits(
+    max_retries: int, max_redirects: int, deadline: float | None, max_body: int, pool: str
+) -> None:
+    """Refuse a transport's limits that make no sense, before anything is built."""
+    if max_retries < 0:
+        raise ValueError("max_retries must be zero or more")
+    if max_redirects < 0:
+        raise ValueError("max_redirects must be zero or more")
+    if deadline is not None and deadline <= 0:
+        raise ValueError("deadline must be positive (or None)")
+    if max_body < 0:
+        raise ValueError("max_body must be zero or more")
+    if pool not in POOL_KINDS:
+        raise ValueError(f"pool must be 'stdlib' or 'httpx', not {pool!r}")
+
+
+def origin_of(auth_origin: str | None) -> Origin | None:
+    """The one origin credentials go to (None: each call's first URL's)."""
+    if auth_origin is None:
+        return None
+    target = parse_url(auth_origin)
+    if target is None:
+        raise ValueError(f"auth_origin must be an absolute http(s) URL, not {auth_origin!r}")
+    return target.origin
+
+
+def fixed_headers(user_agent: str) -> Headers:
+    """The headers every request of a transport starts from."""
+    pairs = [("User-Agent", user_agent), ("Accept-Encoding", ACCEPT_ENCODING)]
+    return Headers([*pairs, ("Connection", "keep-alive")])
+
+
+def timeout_left(
+    timeout: Timeout, deadline: float | None, end: float | None, request: Request
+) -> Timeout:
+    """The timeout of one exchange, shortened to what is left of the call's deadline (``end``)."""
+    if end is None:
+        return timeout
+    left = end - time.monotonic()
+    if left <= 0:
+        raise TransportTimeout(
+            f"no answer within the {deadline:g} s deadline of the call",
+            url=request.url,
+            method=request.method,
+        )
+    return Timeout(shorter(timeout.connect, left), shorter(timeout.read, left))

@@ -1,8 +1,8 @@
 """`Transport`: one logical request as a short pipeline of named steps.
 
-`Transport.request` -> cache lookup (`_prepare`) -> `_send_handling_redirects`
+`Transport.request` -> cache lookup (`calls.prepare`) -> `_send_handling_redirects`
 -> `_send_handling_retries` -> `_authorized` -> `Sender.send`; the answer
-then goes through `_answer` (304s, error statuses, cache update).
+then goes through `calls.give_answer` (304s, error statuses, cache update).
 `Transport.begin` takes the same steps, its first attempt put on the wire
 at once (`StartingSender.start`) and read when its answer is asked for.
 `Transport.stream` takes the same steps without the cache, and ends in
@@ -19,13 +19,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 from wadlclient.errors import (
     TransportError,
-    TransportTimeout,
     UnexpectedResponseError,
     error_for,
 )
-from wadlclient.headers import Headers
-from wadlclient.http import cache_policy
 from wadlclient.http.cache_policy import Cache, CacheOutcome
+from wadlclient.http.calls import answered, failed, give_answer, prepare
 from wadlclient.http.logs import describe, log_exchange, logger
 from wadlclient.http.models import (
     DEFAULT_DEADLINE,
@@ -39,29 +37,27 @@ from wadlclient.http.models import (
 from wadlclient.http.parts import (
     Authorizer,
     CacheUse,
+    check_limits,
     check_url,
     failure,
-    from_cached,
+    fixed_headers,
     make_sender,
-    shorter,
-    wrap,
+    origin_of,
+    timeout_left,
 )
 from wadlclient.http.redirects import check_redirect, next_request, redirect_location
 from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jitter
-from wadlclient.http.sender import Exchange, Sender, StartingSender, StreamingSender, finished
+from wadlclient.http.sender import Exchange, Sender, StartingSender, StreamingSender
 from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.urls import parse_url
 from wadlclient.http.user_agent import build_user_agent
-from wadlclient.http.wire import ACCEPT_ENCODING, BodyTooLarge
+from wadlclient.http.wire import BodyTooLarge
 
 if TYPE_CHECKING:
     import httpx
 
 __all__ = ["Transport"]
 
-_CONDITIONAL_HEADERS = frozenset({"if-none-match", "if-modified-since"})
-#: ``Transport(pool=...)``: http.client underneath (default), or httpx's own (httpcore + h11).
-_POOL_KINDS = ("stdlib", "httpx")
 #: Bytes of an error answer's body read from a stream, for the error's message.
 _ERROR_BODY_LIMIT = 1024 * 1024
 #: What one hop of the pipeline gives back: an answer read whole, or (streaming) a 2xx to read.
@@ -109,16 +105,7 @@ class Transport:
         auth_origin: str | None = None,
         allow_insecure_redirects: bool = False,
     ) -> None:
-        if max_retries < 0:
-            raise ValueError("max_retries must be zero or more")
-        if max_redirects < 0:
-            raise ValueError("max_redirects must be zero or more")
-        if deadline is not None and deadline <= 0:
-            raise ValueError("deadline must be positive (or None)")
-        if max_body < 0:
-            raise ValueError("max_body must be zero or more")
-        if pool not in _POOL_KINDS:
-            raise ValueError(f"pool must be 'stdlib' or 'httpx', not {pool!r}")
+        check_limits(max_retries, max_redirects, deadline, max_body, pool)
         self._authorizer = authorizer
         self._cache = cache
         self._max_redirects = max_redirects
@@ -131,21 +118,12 @@ class Transport:
         )
         self._deadline = deadline
         self._max_body = max_body
-        auth_target = parse_url(auth_origin) if auth_origin is not None else None
-        if auth_origin is not None and auth_target is None:
-            raise ValueError(f"auth_origin must be an absolute http(s) URL, not {auth_origin!r}")
-        self._auth_origin = auth_target.origin if auth_target is not None else None
+        self._auth_origin = origin_of(auth_origin)
         self._allow_insecure_redirects = allow_insecure_redirects
         self._sleep = sleep
         params = authorizer.user_agent_params if authorizer is not None else {}
         self._user_agent = build_user_agent(base_client_name, params)
-        self._fixed_headers = Headers(
-            [
-                ("User-Agent", self._user_agent),
-                ("Accept-Encoding", ACCEPT_ENCODING),
-                ("Connection", "keep-alive"),
-            ]
-        )
+        self._fixed_headers = fixed_headers(self._user_agent)
         self._timeout = Timeout.of(timeout)
         self._sender = sender if sender is not None else make_sender(pool, client, max_body)
         self._owns_sender = client is None
@@ -197,9 +175,10 @@ class Transport:
         with ``not_modified=True``) and, with ``follow_redirects=False``, a
         3xx (returned for the caller to handle).
         """
-        prepared = self._prepare(
-            method.upper(), url, accept, body, content_type, headers, use_cache
-        )
+        prepared = prepare(
+            self._fixed_headers, self._cache if use_cache else None,
+            method.upper(), url, accept, body, content_type, headers,
+        )  # fmt: skip
         if isinstance(prepared, HTTPResponse):
             return prepared
         request, use = prepared
@@ -214,48 +193,16 @@ class Transport:
         when it is read; a fresh cached answer sends nothing. A sender that
         is not a `StartingSender` sends when the answer is asked for.
         """
-        prepared = self._prepare(method.upper(), url, accept, None, None, None, True)
+        prepared = prepare(
+            self._fixed_headers, self._cache, method.upper(), url, accept, None, None, None
+        )
         if isinstance(prepared, HTTPResponse):
-            return PendingResponse(functools.partial(_same, prepared), _nothing)
+            return answered(prepared)
         request, use = prepared
         end = self._end()
         first = self._start_first(request, end)
         finish = functools.partial(self._complete, request, use, True, end, first)
-        return PendingResponse(finish, first.discard if first is not None else _nothing)
-
-    def _prepare(
-        self,
-        method: str,
-        url: str,
-        accept: str,
-        body: bytes | str | None,
-        content_type: str | None,
-        headers: Mapping[str, str] | None,
-        use_cache: bool,
-    ) -> tuple[Request, CacheUse] | HTTPResponse:
-        """The request to send and how it uses the cache; or the fresh cached answer."""
-        check_url(method, url)
-        if isinstance(body, str):
-            body = body.encode("utf-8")
-        sent = self._fixed_headers.copy()
-        sent["Accept"] = accept
-        if content_type is not None:
-            sent["Content-Type"] = content_type
-        caller_conditional = False
-        for name, value in (headers or {}).items():
-            sent[name] = value
-            caller_conditional = caller_conditional or name.lower() in _CONDITIONAL_HEADERS
-
-        cache = self._cache if use_cache else None
-        cached = None if caller_conditional else cache_policy.lookup(cache, method, url, accept)
-        if cached is not None and cache is not None:
-            if cached.is_fresh(cache.clock()):
-                log_exchange(method, url, cached.status, CacheOutcome.FRESH.value)
-                return from_cached(cached, url)
-            for name, value in cached.validators().items():
-                sent[name] = value
-
-        return Request(method, url, sent, body), CacheUse(cache, accept, cached, caller_conditional)
+        return PendingResponse(finish, first.discard if first is not None else _no_discard)
 
     def _complete(
         self,
@@ -269,7 +216,7 @@ class Transport:
         response = self._send_handling_redirects(
             request, follow_redirects, end, self._send_single_request, started
         )
-        return self._answer(request, response, use, follow_redirects)
+        return give_answer(request, response, use, follow_redirects, self._cache is not None)
 
     def _start_first(self, request: Request, end: float | None) -> Exchange | None:
         """The first attempt of ``request`` on the wire now; None when the sender cannot start."""
@@ -284,7 +231,7 @@ class Transport:
             return sender.start(self._authorized(request, authorize), timeout=timeout)
         except TransportError as error:
             # Raised when the answer is read, where a first attempt's failure is retried.
-            return finished(functools.partial(_raise, error))
+            return failed(error)
 
     def stream(
         self,
@@ -320,36 +267,6 @@ class Transport:
         """When a call that starts now must be over (None: no deadline)."""
         return None if self._deadline is None else time.monotonic() + self._deadline
 
-    def _answer(
-        self, request: Request, response: Response, use: CacheUse, follow_redirects: bool
-    ) -> HTTPResponse:
-        """The caller's answer: a 304 resolved, an error status raised, the cache updated."""
-        method, url, status = request.method, request.url, response.status
-        cache, cached, accept = use.cache, use.cached, use.accept
-        if status == 304:
-            if use.caller_conditional:
-                log_exchange(method, url, status, CacheOutcome.BYPASS.value)
-                return wrap(response, not_modified=True)
-            if cached is not None and cache is not None:
-                refreshed = cache.refresh(url, accept, response, cached)
-                log_exchange(method, url, status, CacheOutcome.REVALIDATED.value)
-                return from_cached(refreshed if refreshed is not None else cached, url)
-            log_exchange(method, url, status, CacheOutcome.UNEXPECTED.value)
-            raise UnexpectedResponseError(response, response.content)
-        error = error_for(response, response.content, method)
-        if error is None and 300 <= status < 400 and follow_redirects:
-            # A redirect without a Location, or a 300/305: nothing to follow.
-            error = UnexpectedResponseError(response, response.content)
-        if error is not None:
-            log_exchange(method, response.url, status, CacheOutcome.NONE.value)
-            raise error
-        if cache is not None:
-            outcome = cache_policy.update(cache, method, url, accept, response, cached is not None)
-        else:
-            outcome = CacheOutcome.BYPASS if self._cache is not None else CacheOutcome.NONE
-        log_exchange(method, response.url, status, outcome.value)
-        return wrap(response)
-
     def _send_handling_redirects(
         self,
         request: Request,
@@ -377,13 +294,8 @@ class Transport:
                 return response
             next_hop = next_request(request, response.status, location)
             check_redirect(request, next_hop, self._allow_insecure_redirects)
-            logger.debug(
-                "%s %s -> %d redirect to %s",
-                request.method,
-                request.url,
-                response.status,
-                next_hop.url,
-            )
+            where = (request.method, request.url, response.status, next_hop.url)
+            logger.debug("%s %s -> %d redirect to %s", *where)
             request = next_hop
         raise TransportError(
             f"{asked.method} {asked.url}: more than {self._max_redirects} redirects",
@@ -428,25 +340,17 @@ class Transport:
                 retry = retry.increment(request.method, response=response)
             except RetryExhausted:
                 return response
+            where = (request.method, request.url, response.status)
             if end is not None and time.monotonic() + retry.delay >= end:
                 logger.warning(
                     "%s %s -> %d; not retried: waiting %.1f s would pass the %g s deadline",
-                    request.method,
-                    request.url,
-                    response.status,
-                    retry.delay,
-                    self._deadline,
-                )
+                    *where, retry.delay, self._deadline,
+                )  # fmt: skip
                 return response
             logger.warning(
                 "%s %s -> %d; retry %d of %d in %.1f s",
-                request.method,
-                request.url,
-                response.status,
-                retry.attempts,
-                retry.total,
-                retry.delay,
-            )
+                *where, retry.attempts, retry.total, retry.delay,
+            )  # fmt: skip
             retry.sleep(self._sleep)
 
     def _authorized(self, request: Request, authorize: bool) -> Request:
@@ -496,26 +400,9 @@ class Transport:
         """The timeout of one exchange, shortened to what is left of the call's deadline."""
         if self._closed:
             raise RuntimeError("the transport is closed; make a new one")
-        timeout = self._timeout
-        if end is not None:
-            left = end - time.monotonic()
-            if left <= 0:
-                raise TransportTimeout(
-                    f"no answer within the {self._deadline:g} s deadline of the call",
-                    url=request.url,
-                    method=request.method,
-                )
-            timeout = Timeout(shorter(timeout.connect, left), shorter(timeout.read, left))
-        return timeout
+        return timeout_left(self._timeout, self._deadline, end, request)
 
 
-def _same(response: HTTPResponse) -> HTTPResponse:
-    return response
 
-
-def _nothing() -> None:
-    pass
-
-
-def _raise(error: TransportError) -> Response:
-    raise error
+def _no_discard() -> None:
+    """Nothing to close: the request was never put on the wire early."""
