@@ -39,6 +39,7 @@ __all__ = [
     "failure",
     "fixed_headers",
     "from_cached",
+    "is_at",
     "make_sender",
     "origin_of",
     "shorter",
@@ -179,3 +180,9 @@ def timeout_left(
             method=request.method,
         )
     return Timeout(shorter(timeout.connect, left), shorter(timeout.read, left))
+
+
+def is_at(url: str, origin: Origin | None) -> bool:
+    """Whether ``url`` is on ``origin`` (scheme, host and port), where credentials may go."""
+    target = parse_url(url)
+    return target is not None and target.origin == origin

@@ -41,6 +41,7 @@ from wadlclient.http.parts import (
     check_url,
     failure,
     fixed_headers,
+    is_at,
     make_sender,
     origin_of,
     timeout_left,
@@ -49,7 +50,7 @@ from wadlclient.http.redirects import check_redirect, next_request, redirect_loc
 from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jitter
 from wadlclient.http.sender import Exchange, Sender, StartingSender, StreamingSender
 from wadlclient.http.stream import StreamedResponse, whole_stream
-from wadlclient.http.urls import parse_url
+from wadlclient.http.urls import Origin, parse_url
 from wadlclient.http.user_agent import build_user_agent
 from wadlclient.http.wire import BodyTooLarge
 
@@ -223,12 +224,11 @@ class Transport:
         sender = self._sender
         if not isinstance(sender, StartingSender):
             return None
-        target = parse_url(request.url)
-        origin = self._auth_origin or (target.origin if target is not None else None)
-        authorize = target is not None and target.origin == origin
+        origin = self._credentials_origin(request.url)
         try:
             timeout = self._timeout_left(request, end)
-            return sender.start(self._authorized(request, authorize), timeout=timeout)
+            authorized = self._authorized(request, is_at(request.url, origin))
+            return sender.start(authorized, timeout=timeout)
         except TransportError as error:
             # Raised when the answer is read, where a first attempt's failure is retried.
             return failed(error)
@@ -279,12 +279,10 @@ class Transport:
 
         ``started``: the first hop's first attempt, already on the wire.
         """
-        first = parse_url(request.url)
-        origin = self._auth_origin or (first.origin if first is not None else None)
+        origin = self._credentials_origin(request.url)
         asked = request
         for _hop in range(self._max_redirects + 1):
-            target = parse_url(request.url)
-            same_origin = target is not None and target.origin == origin
+            same_origin = is_at(request.url, origin)
             response = self._send_handling_retries(request, same_origin, end, send, started)
             started = None
             if isinstance(response, StreamedResponse):
@@ -353,6 +351,13 @@ class Transport:
             )  # fmt: skip
             retry.sleep(self._sleep)
 
+    def _credentials_origin(self, first_url: str) -> Origin | None:
+        """The one origin a call's credentials go to: ``auth_origin``, else its first URL's."""
+        if self._auth_origin is not None:
+            return self._auth_origin
+        target = parse_url(first_url)
+        return target.origin if target is not None else None
+
     def _authorized(self, request: Request, authorize: bool) -> Request:
         """The request with fresh credentials (same origin) or none at all (another origin).
 
@@ -406,3 +411,4 @@ class Transport:
 
 def _no_discard() -> None:
     """Nothing to close: the request was never put on the wire early."""
+
