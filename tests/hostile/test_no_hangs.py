@@ -90,15 +90,68 @@ def test_len_of_a_chain_without_total_size_is_bounded(
 
 
 @pytest.mark.parametrize("key", [3, slice(0, 5)], ids=["index", "slice"])
-def test_empty_pages_with_a_next_link_end_an_index_or_slice(
-    hostile: HostileServer, make_root: Callable[..., ServiceRoot], key: object
+def test_empty_pages_that_advance_are_followed_up_to_the_page_bound(
+    hostile: HostileServer,
+    make_root: Callable[..., ServiceRoot],
+    monkeypatch: pytest.MonkeyPatch,
+    key: object,
 ) -> None:
+    monkeypatch.setattr(pages, "MAX_PAGES", 20, raising=False)
     root = make_root()
     hostile.routes["/1.0/recipes"] = _endless(hostile, per_page=0)
 
-    with pytest.raises(ResponseError, match="empty page"):
+    with pytest.raises(ResponseError, match="more pages"):
         root.recipes[key]
+    assert hostile.count("/1.0/recipes") == 21
+
+
+def test_an_empty_page_whose_next_link_does_not_advance_is_a_loop(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot]
+) -> None:
+    root = make_root()
+
+    def serve(exchange: Exchange) -> None:
+        url = hostile.url + "/1.0/recipes"
+        exchange.json({"entries": [], "start": 2, "next_collection_link": f"{url}?ws.start=2"})
+
+    hostile.routes["/1.0/recipes"] = serve
+
+    with pytest.raises(ResponseError, match="loop"):
+        root.recipes[2:4]
     assert hostile.count("/1.0/recipes") == 1
+
+
+def _filtered(hostile: HostileServer, hidden: set[int], total: int) -> Callable[[Exchange], None]:
+    """Pages of two positions, the ``hidden`` ones dropped after cutting (as lazr.restful does)."""
+
+    def serve(exchange: Exchange) -> None:
+        url = hostile.url + "/1.0/recipes"
+        start = _start(exchange)
+        size = int(parse_qs(exchange.hit.query).get("ws.size", ["2"])[0])
+        positions = range(start, min(start + size, total))
+        document: dict[str, object] = {
+            "entries": [recipe(f"{url}/{n}", n) for n in positions if n not in hidden],
+            "start": start,
+            "total_size": total,
+        }
+        if start + size < total:
+            document["next_collection_link"] = f"{url}?ws.start={start + size}&ws.size={size}"
+        exchange.json(document)
+
+    return serve
+
+
+def test_pages_filtered_after_cutting_are_walked_and_sliced_from_the_servers_positions(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot]
+) -> None:
+    root = make_root()
+    hostile.routes["/1.0/recipes"] = _filtered(hostile, hidden={2, 3, 5}, total=8)
+
+    assert [r.id for r in root.recipes] == [0, 1, 4, 6, 7]
+    assert len(root.recipes) == 8
+    # From position 2, two entries the caller may see: the empty page is followed.
+    assert [r.id for r in root.recipes[2:4]] == [4, 6]
+    assert root.recipes[3].id == 4
 
 
 def test_more_pages_than_the_announced_total_end_a_walk(

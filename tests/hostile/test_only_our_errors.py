@@ -48,6 +48,37 @@ def test_a_page_with_a_non_number_start_or_size_gives_no_raw_error(
         list(root.recipes)
 
 
+@pytest.mark.parametrize(
+    "size", [2**70, -1, 1.5, "3", True], ids=["2**70", "negative", "fraction", "text", "bool"]
+)
+def test_an_absurd_total_size_is_a_response_error_naming_the_url(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot], size: object
+) -> None:
+    url = hostile.url + "/1.0/recipes"
+    hostile.routes["/1.0/recipes"] = lambda ex: ex.json(
+        {"entries": [recipe(url + "/1", 1)], "total_size": size}
+    )
+    root = make_root()
+
+    with pytest.raises(ResponseError, match=r"/1.0/recipes.*total_size"):
+        len(root.recipes)
+
+
+@pytest.mark.parametrize("size", [2**70, -1, 1.5], ids=["2**70", "negative", "fraction"])
+def test_an_absurd_size_behind_a_total_size_link_is_a_response_error(
+    hostile: HostileServer, make_root: Callable[..., ServiceRoot], size: object
+) -> None:
+    url = hostile.url + "/1.0/recipes"
+    hostile.routes["/1.0/recipes"] = lambda ex: ex.json(
+        {"entries": [recipe(url + "/1", 1)], "total_size_link": hostile.url + "/size"}
+    )
+    hostile.routes["/size"] = lambda ex: ex.json(size)
+    root = make_root()
+
+    with pytest.raises(ResponseError, match=r"/1.0/recipes.*/size.*whole number"):
+        len(root.recipes)
+
+
 def test_deeply_nested_json_is_a_response_error(hostile: HostileServer) -> None:
     hostile.routes["/deep"] = lambda ex: ex.send(200, b"[" * 100_000)
     with Transport(max_retries=0) as transport:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast, overload
@@ -23,13 +24,23 @@ if TYPE_CHECKING:
 __all__ = ["Collection", "CollectionPages", "page_of"]
 
 
+#: The largest count a server may state: ``len()`` cannot return more.
+MAX_COUNT = sys.maxsize
+
+
+def is_count(value: Any) -> bool:
+    """Whether a server's number can be a position or a size: one ``len()`` can return."""
+    return type(value) is int and 0 <= value <= MAX_COUNT
+
+
 def _int_or_none(document: dict[str, Any], key: str, url: str) -> int | None:
     """An optional count of a page; anything but a whole number is the server's error."""
     value = document.get(key)
-    if value is None or (type(value) is int and value >= 0):
+    if value is None or is_count(value):
         return value
     raise ResponseError(
-        f"a page of {url} has a {key} that is not a whole number of zero or more: {value!r:.40}"
+        f"a page of {url} has a {key} that is not a whole number from 0 to {MAX_COUNT}: "
+        f"{value!r:.40}"
     )
 
 
@@ -123,10 +134,11 @@ class CollectionPages:
     def count(self, page: Page) -> int | None:
         if page.total_link is None:
             return None
-        value = self._transport.request("GET", page.total_link).json()
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        value: object = self._transport.request("GET", page.total_link).json()
+        if not isinstance(value, int) or not is_count(value):
             raise ResponseError(
-                f"the size of {self.url} is not a number of zero or more: {value!r:.40}"
+                f"the size of {self.url} ({page.total_link}) is not a whole number "
+                f"from 0 to {MAX_COUNT}: {value!r:.40}"
             )
         return value
 

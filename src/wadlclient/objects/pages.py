@@ -41,6 +41,24 @@ class Page(NamedTuple):
     #: A link to the collection's size, when the page gives one instead of the size.
     total_link: str | None
 
+    def span(self) -> int:
+        """The positions the page covers: more than its entries when the server hid some.
+
+        lazr.restful cuts a page first and then drops the entries the caller
+        may not see, so a page's place in the collection is told by its
+        offsets; its entry count is only a lower bound.
+        """
+        start, next_start = self.start or 0, self.next_start
+        if next_start is not None and next_start > start:
+            return next_start - start
+        if self.next is None and self.total is not None and self.total > start:
+            return self.total - start
+        return len(self.entries)
+
+    def filtered(self) -> bool:
+        """Whether the server hid entries of this page (its entries fall short of its span)."""
+        return len(self.entries) < self.span()
+
 
 class WalkPlan(NamedTuple):
     """How a walk asks for pages: entries per page, pages requested ahead, what to log it as."""
@@ -76,9 +94,11 @@ class PageGuard:
     """Checks that a chain of pages advances, so that a broken or hostile server cannot loop a walk.
 
     A walk ends with a `ResponseError` naming the link when a page links to
-    a page already served in it, or to an offset not after its own, when an
-    empty page links to another, or when there are more pages than the
-    size the server announced allows (`MAX_PAGES` when it announces none).
+    a page already served in it, or to an offset not after its own, or when
+    there are more pages than the size the server announced allows
+    (`MAX_PAGES` when it announces none). A page that is empty or short is
+    no loop: the server may have hidden entries after cutting it, and its
+    next link is followed as long as it advances.
     """
 
     __slots__ = ("_floor", "_pages", "_seen", "_total")
@@ -97,10 +117,6 @@ class PageGuard:
         link = page.next
         if link is None:
             return
-        if not page.entries:
-            raise ResponseError(
-                f"an empty page links to a next page ({link}): paging would not advance"
-            )
         if self._loops(page, link):
             raise ResponseError(f"the pages loop: {link} was already served in this walk")
         limit = MAX_PAGES if self._total is None else self._total + 1
@@ -173,12 +189,14 @@ class PageWalker:
         if wanted <= 0:
             return []
         page = self._first
-        if page is None or page.start or start >= len(page.entries):
+        if page is None or page.start or page.filtered() or start >= len(page.entries):
+            # A first page the server filtered does not tell which entry sits
+            # at a position: ask the server from that position, as lazr does.
             page = self._source.fetch_page(start, wanted)
             start = 0
         found = list(page.entries[start : start + wanted])
         link = page.next
-        page_size = len(page.entries)
+        page_size = page.span()
         guard = PageGuard()
         while len(found) < wanted and link:
             guard.check(page)
@@ -187,7 +205,7 @@ class PageWalker:
             page = self._source.follow_next(link, missing if missing < page_size else None)
             found.extend(page.entries[:missing])
             link = page.next
-            page_size = page_size or len(page.entries)
+            page_size = page_size or page.span()
         return found
 
     def item(self, index: int) -> Any:

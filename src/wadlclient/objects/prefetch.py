@@ -114,17 +114,18 @@ def pages_after(
             page = _next_page(source, pending, link, start, size)
             guard.check(page)
             entries = page.entries
-            link, start = page.next, page.next_start
+            link, start, span = page.next, page.next_start, page.span()
             if page.total is not None:
                 total = page.total
             del page
             if not link:
                 yield entries
                 break
-            if entries and len(entries) != size:
-                # The server serves pages of another size: predict with it.
+            if span and span != size:
+                # The server serves pages of another size: predict with it. A
+                # page it filtered is short of entries, not of positions.
                 _cancel(pending)
-                size = len(entries)
+                size = span
             if start is not None and size > 0 and plan.depth > 0:
                 ahead = pending[-1][0] + size if pending else start
                 while len(pending) < plan.depth and (total is None or ahead < total):

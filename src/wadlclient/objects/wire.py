@@ -16,6 +16,10 @@ __all__ = ["media_type_of", "page_url", "query_parts", "start_of", "to_json", "w
 #: The query variables of lazr.restful's paging.
 START = "ws.start"
 SIZE = "ws.size"
+#: lazr.batchnavigator's place markers in a next link: the key of the entry a page
+#: goes on from, and which way. The server reads them before the offset, so a link
+#: moved to another offset must lose them.
+POSITION_MARKERS = ("memo", "direction")
 
 
 def query_parts(url: str) -> tuple[str, str, str]:
@@ -34,17 +38,17 @@ def start_of(url: str) -> int | None:
     """The ``ws.start`` of a page URL (None when absent or not a number)."""
     for name, value in urllib.parse.parse_qsl(query_parts(url)[1]):
         if name == START:
-            return int(value) if value.isdigit() else None
+            return int(value) if value.isascii() and value.isdigit() else None
     return None
 
 
-def with_query(url: str, **values: object) -> str:
-    """``url`` with the given query variables set (others kept, in order)."""
+def with_query(url: str, drop: tuple[str, ...] = (), **values: object) -> str:
+    """``url`` with the given query variables set and those in ``drop`` removed (others kept)."""
     base, query, fragment = query_parts(url)
     pairs = [
         (k, v)
         for k, v in urllib.parse.parse_qsl(query, keep_blank_values=True)
-        if k not in values
+        if k not in values and k not in drop
     ]
     pairs += [(k, str(v)) for k, v in values.items()]
     query = urllib.parse.urlencode(pairs)
@@ -52,13 +56,20 @@ def with_query(url: str, **values: object) -> str:
 
 
 def page_url(url: str, start: int | None = None, size: int | None = None) -> str:
-    """``url`` asking for the page from ``start`` of ``size`` entries (as it is when neither)."""
+    """``url`` asking for the page from ``start`` of ``size`` entries (as it is when neither).
+
+    A next link moved to another start loses its position markers: with a
+    ``memo`` left in, lazr.restful serves the page after the memo's entry,
+    whatever the offset says.
+    """
     values: dict[str, object] = {}
     if start is not None:
         values[START] = start
     if size is not None:
         values[SIZE] = size
-    return with_query(url, **values) if values else url
+    if not values:
+        return url
+    return with_query(url, POSITION_MARKERS if start is not None else (), **values)
 
 
 def media_type_of(response: HTTPResponse) -> str:
