@@ -56,12 +56,16 @@ class TransportError(RestfulError):
 
     The transport's message names the method and URL; ``__cause__`` holds
     the sender's own error (one of the subclasses below, for instance).
+    ``attempts`` and ``elapsed`` (seconds) say what the request cost before
+    the transport gave up: a transient failure is retried first.
     """
 
     def __init__(self, message: str, url: str = "", method: str = "") -> None:
         super().__init__(message)
         self.url = url
         self.method = method
+        self.attempts = 1
+        self.elapsed = 0.0
 
 
 class ConnectError(TransportError):
@@ -108,8 +112,14 @@ class HTTPError(RestfulError):
 
     ``response`` is the transport's response (``status``, ``reason``,
     ``headers``, ``url``), ``content`` its body as bytes, ``method`` the
-    request's method when the raiser knew it.
+    request's method when the raiser knew it. After retries (a 429, 502,
+    503 or 504 that did not pass), ``attempts`` and ``elapsed`` (seconds)
+    say what the request cost, and ``note`` says so in the message.
     """
+
+    attempts = 1
+    elapsed = 0.0
+    note = ""
 
     def __init__(self, response: object, content: bytes = b"", *, method: str = "") -> None:
         self.response = response
@@ -155,7 +165,8 @@ class HTTPError(RestfulError):
         if request:
             text += f" ({request})"
         message = self.server_message()
-        return f"{text}: {message}" if message else text
+        text = f"{text}: {message}" if message else text
+        return f"{text} [{self.note}]" if self.note else text
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.status}, {self.reason!r})"

@@ -20,6 +20,8 @@ from wadlclient import (
     Entry,
     HTTPCache,
     NotFound,
+    Retry,
+    ServerError,
     ServiceRoot,
     WADLError,
 )
@@ -153,6 +155,25 @@ def test_a_server_without_wadl_gives_a_clear_wadl_error_after_one_retry() -> Non
     assert seen == [EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE]
     assert "application/json" in str(caught.value)
     assert base_url in str(caught.value)
+
+
+def _busy_app(seen: list[str]) -> Starlette:
+    async def root(request: Request) -> Response:
+        seen.append(request.headers.get("accept", ""))
+        return Response(b"busy", status_code=503, media_type="text/plain")
+
+    return Starlette(routes=[Route("/1.0/", root)])
+
+
+def test_a_busy_service_root_spends_its_retries_once_not_once_per_media_type() -> None:
+    seen: list[str] = []
+    no_wait = Retry(total=2, jitter=lambda backoff: 0.0)
+
+    with serve_app(_busy_app(seen)) as base_url, pytest.raises(ServerError) as caught:
+        ServiceRoot(None, base_url, retry=no_wait)
+
+    assert seen == [EXAMPLE_WADL_MEDIA_TYPE] * 3
+    assert caught.value.attempts == 3
 
 
 def _bad_wadl_app(seen: list[str]) -> Starlette:

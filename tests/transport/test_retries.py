@@ -1,4 +1,4 @@
-"""502 and 503 are retried with exponential backoff, honouring Retry-After."""
+"""429, 502, 503 and 504 are retried with exponential backoff, honouring Retry-After."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from wadlclient.errors import ServerError
 
 
-@pytest.mark.parametrize("code", [502, 503])
+@pytest.mark.parametrize("code", [429, 502, 503, 504])
 def test_a_busy_server_is_retried_until_it_answers(scripted, make_transport, code):
     transport = make_transport()
 
@@ -38,6 +38,21 @@ def test_retries_stop_after_max_retries_and_the_error_is_raised(
 
     assert len(scripted.requests()) == 3
     assert sleeps.delays == [0, 1]
+
+
+def test_the_error_after_the_last_retry_says_how_many_attempts_over_how_long(
+    scripted, make_transport
+):
+    transport = make_transport(max_retries=2)
+
+    with pytest.raises(ServerError) as caught:
+        transport.request("GET", scripted.url + "/flaky/count?fail=10")
+
+    assert caught.value.attempts == 3
+    assert caught.value.elapsed >= 0
+    assert str(caught.value).startswith("HTTP Error 503: Service Unavailable (GET ")
+    assert str(caught.value).endswith(" s; no retry left of 2]")
+    assert "[3 attempts over " in str(caught.value)
 
 
 def test_max_retries_zero_sends_once(scripted, make_transport):

@@ -24,3 +24,17 @@ def test_https_to_a_server_with_an_untrusted_certificate_is_refused(
 
     assert url in str(caught.value)
     assert "CERTIFICATE_VERIFY_FAILED" in str(caught.value)
+
+
+@pytest.mark.parametrize("pool", ["stdlib", "httpx"])
+def test_an_untrusted_certificate_is_not_retried(self_signed_tls_port: int, pool: str) -> None:
+    delays: list[float] = []
+    url = f"https://127.0.0.1:{self_signed_tls_port}/1.0/"
+    with (
+        Transport(max_retries=3, pool=pool, sleep=delays.append) as transport,
+        pytest.raises(TransportError, match="CERTIFICATE_VERIFY_FAILED") as caught,
+    ):
+        transport.request("GET", url)
+
+    assert caught.value.attempts == 1
+    assert delays == []

@@ -18,7 +18,7 @@ from wadlclient.http.models import (
     Response,
     Timeout,
 )
-from wadlclient.http.retry import RETRY_METHODS
+from wadlclient.http.retry import RETRY_METHODS, RETRY_STATUSES, Retry
 from wadlclient.http.sender import Exchange, Sender, StartingSender, StreamingSender
 from wadlclient.http.stream import StreamedResponse
 from wadlclient.http.transport import Transport
@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULT_MAX_BODY",
     "DEFAULT_TIMEOUT",
     "RETRY_METHODS",
+    "RETRY_STATUSES",
     "BodyTooLarge",
     "Exchange",
     "HTTPResponse",
@@ -36,6 +37,7 @@ __all__ = [
     "PendingResponse",
     "Request",
     "Response",
+    "Retry",
     "Sender",
     "StartingSender",
     "StreamedResponse",

@@ -94,11 +94,13 @@ def check_url(method: str, url: str) -> None:
         raise InvalidURL(f"{method} {url!r}: the URL must be absolute (http or https)")
 
 
-def failure(request: Request, error: TransportError) -> TransportError:
-    """The sender's error restated with the method and URL, of the same kind."""
+def failure(request: Request, error: TransportError, note: str = "") -> TransportError:
+    """The sender's error restated with the method and URL (and ``note``), of the same kind."""
     kinds = (TransportTimeout, ConnectError, ConnectionDropped)
     kind = next((k for k in kinds if isinstance(error, k)), TransportError)
     message = f"{request.method} {request.url}: {describe(error)}"
+    if note:
+        message += f"; {note}"
     return kind(message, url=request.url, method=request.method)
 
 

@@ -7,25 +7,59 @@ Every change to the retry rules is a change to `Retry` (its defaults, or
 from __future__ import annotations
 
 import random
+import ssl
 import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from wadlclient.errors import ConnectionDropped, TransportError
+from wadlclient.errors import ConnectError, ConnectionDropped, TransportError, TransportTimeout
 from wadlclient.headers import parse_http_date
 from wadlclient.http.models import Response
 
-__all__ = ["RETRY_METHODS", "SAFE_METHODS", "Retry", "RetryExhausted", "full_jitter"]
+__all__ = [
+    "RETRY_METHODS",
+    "RETRY_STATUSES",
+    "SAFE_METHODS",
+    "Retry",
+    "RetryExhausted",
+    "full_jitter",
+    "is_transient",
+]
 
-#: Methods whose dropped request may be resent: the server did nothing it should not repeat.
+#: Methods that only read: a cached answer may stand for them.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-#: Methods retried after a 502/503 by default: sending them twice does no more than once.
+#: Methods retried by default: sending them twice does no more than sending them once.
 RETRY_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+#: Answers that say "not now": too many requests, a bad or busy gateway, a busy server.
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
 
 
 def full_jitter(backoff: float) -> float:
     """A wait drawn evenly from 0 to ``backoff``: clients told to wait do not return together."""
     return random.uniform(0.0, backoff)
+
+
+def is_transient(error: TransportError) -> bool:
+    """Whether trying again may help: a timeout, a refused or dropped connection.
+
+    A certificate the client does not trust, an invalid URL or a body over
+    the limit will be the same the next time.
+    """
+    if isinstance(error, ConnectError):
+        return not _caused_by_tls(error)
+    return isinstance(error, (TransportTimeout, ConnectionDropped))
+
+
+def _caused_by_tls(error: BaseException) -> bool:
+    """Whether a TLS failure (an untrusted certificate, a failed handshake) is among the causes."""
+    cause: BaseException | None = error
+    for _ in range(8):
+        if cause is None:
+            return False
+        if isinstance(cause, ssl.SSLError):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 class RetryExhausted(Exception):
@@ -39,24 +73,23 @@ class RetryExhausted(Exception):
 class Retry(NamedTuple):
     """The retry state of one request: `increment` returns the next state, `sleep` waits.
 
-    - ``statuses`` (502, 503) are retried for the idempotent ``methods``
-      only (a POST or PATCH may have acted: only a caller who knows it is
-      safe adds them), at most ``total`` times, after a backoff of 0, 1, 2,
-      4, ... seconds (at most ``backoff_max``) passed through ``jitter``
-      (`full_jitter`: anywhere from 0 to it), or after the server's
-      ``Retry-After`` (seconds or HTTP-date, at most ``retry_after_max``).
-    - A connection dropped before the answer (`ConnectionDropped`) is
-      retried once, at once, for the safe methods only, and not when the
-      sender already resent it. Refused connections and timeouts are not
-      retried.
+    What is retried: for the idempotent ``methods`` only (a POST or PATCH
+    may have acted: only a caller who knows it is safe adds them), an
+    answer with one of the ``statuses`` (429, 502, 503, 504), and a
+    transport failure that may pass (`is_transient`: a timeout, a refused
+    connection, a connection dropped before the whole answer). At most
+    ``total`` times, after a backoff of 0, 1, 2, 4, ... seconds (at most
+    ``backoff_max``) passed through ``jitter`` (`full_jitter`: anywhere
+    from 0 to it), or after the server's ``Retry-After`` (seconds or
+    HTTP-date, at most ``retry_after_max``). The transport stops earlier
+    when a wait would pass the call's deadline.
     """
 
     total: int = 6
-    statuses: frozenset[int] = frozenset({502, 503})
+    statuses: frozenset[int] = RETRY_STATUSES
     backoff_max: float = 30.0
     retry_after_max: float = 30.0
     attempts: int = 0
-    dropped_retried: bool = False
     delay: float = 0.0
     methods: frozenset[str] = RETRY_METHODS
     jitter: Callable[[float], float] = full_jitter
@@ -65,20 +98,18 @@ class Retry(NamedTuple):
         """Whether this answer to this method may be tried again (retries left or not)."""
         return status in self.statuses and method in self.methods
 
+    def may_resend(self, method: str, error: TransportError) -> bool:
+        """Whether this failure of this method may be tried again (retries left or not)."""
+        return method in self.methods and is_transient(error)
+
     def increment(
         self, method: str, *, response: Response | None = None, error: TransportError | None = None
     ) -> Retry:
         """The state after one more try; raises ``error`` or `RetryExhausted` when none is left."""
         if error is not None:
-            retryable = (
-                isinstance(error, ConnectionDropped)
-                and not error.retried
-                and method in SAFE_METHODS
-                and not self.dropped_retried
-            )
-            if not retryable:
+            if not self.may_resend(method, error) or self.attempts >= self.total:
                 raise error
-            return self._replace(dropped_retried=True, delay=0.0)
+            return self._replace(attempts=self.attempts + 1, delay=self._backoff())
         if response is None:
             raise ValueError("increment needs a response or an error")
         if self.attempts >= self.total:
@@ -86,10 +117,14 @@ class Retry(NamedTuple):
         return self._replace(attempts=self.attempts + 1, delay=self._delay_after(response))
 
     def _delay_after(self, response: Response) -> float:
-        """0, 1, 2, 4, ... seconds (capped), or the server's Retry-After (capped)."""
+        """The server's Retry-After (capped), else the backoff."""
         asked = _retry_after(response.headers.get("retry-after"), time.time())
         if asked is not None:
             return min(asked, self.retry_after_max)
+        return self._backoff()
+
+    def _backoff(self) -> float:
+        """0, 1, 2, 4, ... seconds (capped), through the jitter."""
         return self.jitter(min(float(int(2 ** (self.attempts - 1))), self.backoff_max))
 
     def sleep(self, sleep: Callable[[float], None] = time.sleep) -> None:

@@ -39,7 +39,6 @@ from wadlclient.http.parts import (
     CacheUse,
     check_limits,
     check_url,
-    failure,
     fixed_headers,
     is_at,
     make_sender,
@@ -47,9 +46,10 @@ from wadlclient.http.parts import (
     timeout_left,
 )
 from wadlclient.http.redirects import check_redirect, next_request, redirect_location
-from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jitter
+from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jitter, is_transient
 from wadlclient.http.sender import Exchange, Sender, StartingSender, StreamingSender
 from wadlclient.http.stream import StreamedResponse, whole_stream
+from wadlclient.http.tries import Tries
 from wadlclient.http.urls import Origin, parse_url
 from wadlclient.http.user_agent import build_user_agent
 from wadlclient.http.wire import BodyTooLarge
@@ -105,12 +105,15 @@ class Transport:
         jitter: Callable[[float], float] = full_jitter,
         auth_origin: str | None = None,
         allow_insecure_redirects: bool = False,
+        retry: Retry | None = None,
     ) -> None:
+        if retry is not None:
+            max_retries = retry.total
         check_limits(max_retries, max_redirects, deadline, max_body, pool)
         self._authorizer = authorizer
         self._cache = cache
         self._max_redirects = max_redirects
-        self._retry = Retry(
+        self._retry = retry if retry is not None else Retry(
             total=max_retries,
             backoff_max=max_backoff,
             retry_after_max=max_retry_after,
@@ -311,9 +314,10 @@ class Transport:
     ) -> _Answer:
         """Send one hop, retrying as the `Retry` policy says, within the deadline.
 
-        ``started``: the first attempt, already on the wire.
+        ``started``: the first attempt, already on the wire. When the tries
+        run out, the error says how many were made, over how long.
         """
-        retry = self._retry
+        retry, began = self._retry, time.monotonic()
         while True:
             try:
                 response: Response | StreamedResponse
@@ -323,33 +327,51 @@ class Transport:
                 else:
                     response = send(self._authorized(request, authorize), end)
             except TransportError as error:
+                tries = Tries(request, retry.attempts + 1, began)
                 try:
                     retry = retry.increment(request.method, error=error)
                 except TransportError:
-                    raise failure(request, error) from error
-                method, url = request.method, request.url
-                logger.warning("%s %s: %s; retrying once", method, url, describe(error))
+                    raise tries.failure(error, self._why_not(retry, request, error)) from error
+                cause = describe(error)
+                if not self._may_wait(retry, end, tries, cause):
+                    raise tries.failure(error, self._past_deadline(retry)) from error
+                retry.sleep(self._sleep)
                 continue
             if isinstance(response, StreamedResponse) or not retry.is_retry(
                 request.method, response.status
             ):
                 return response
+            tries = Tries(request, retry.attempts + 1, began)
             try:
                 retry = retry.increment(request.method, response=response)
             except RetryExhausted:
-                return response
-            where = (request.method, request.url, response.status)
-            if end is not None and time.monotonic() + retry.delay >= end:
-                logger.warning(
-                    "%s %s -> %d; not retried: waiting %.1f s would pass the %g s deadline",
-                    *where, retry.delay, self._deadline,
-                )  # fmt: skip
-                return response
-            logger.warning(
-                "%s %s -> %d; retry %d of %d in %.1f s",
-                *where, retry.attempts, retry.total, retry.delay,
-            )  # fmt: skip
+                raise tries.gave_up(response, f"no retry left of {retry.total}") from None
+            if not self._may_wait(retry, end, tries, f"-> {response.status}"):
+                raise tries.gave_up(response, self._past_deadline(retry))
             retry.sleep(self._sleep)
+
+    def _may_wait(self, retry: Retry, end: float | None, tries: Tries, cause: str) -> bool:
+        """Whether the retry's wait ends within the deadline; logs the retry when it does."""
+        if end is not None and time.monotonic() + retry.delay >= end:
+            return False
+        logger.warning(
+            "%s %s %s; retry %d of %d in %.1f s",
+            tries.request.method, tries.request.url, cause, retry.attempts, retry.total,
+            retry.delay,
+        )  # fmt: skip
+        return True
+
+    def _past_deadline(self, retry: Retry) -> str:
+        return f"waiting {retry.delay:.1f} s more would pass the {self._deadline:g} s deadline"
+
+    @staticmethod
+    def _why_not(retry: Retry, request: Request, error: TransportError) -> str:
+        """Why a failed attempt is not tried again ("" when the reason is plain)."""
+        if request.method not in retry.methods:
+            return f"{request.method} is not retried: it may have acted on the server"
+        if not is_transient(error):
+            return ""
+        return f"no retry left of {retry.total}"
 
     def _credentials_origin(self, first_url: str) -> Origin | None:
         """The one origin a call's credentials go to: ``auth_origin``, else its first URL's."""

@@ -24,7 +24,9 @@ from wadlclient.http import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_BODY,
     RETRY_METHODS,
+    RETRY_STATUSES,
     PendingResponse,
+    Retry,
     Transport,
 )
 from wadlclient.objects.resource import Resource
@@ -44,7 +46,9 @@ logger = logging.getLogger("wadlclient.objects")
 
 #: Answers to a WADL request after which the other WADL media type is tried.
 _NOT_ACCEPTABLE = (406, 415)
-_UNAUTHORIZED = 401
+#: Answers another media type cannot mend: credentials, and "busy" answers, whose
+#: retries the transport has already spent (asking again would spend them twice).
+_NOT_THE_MEDIA_TYPE = frozenset({401, *RETRY_STATUSES})
 #: The root resource type when the root's JSON does not name one, nor the WADL.
 _DEFAULT_ROOT_TYPE = "service-root"
 
@@ -82,11 +86,12 @@ def load_schema(
 ) -> Schema:
     """GET the WADL, trying the other WADL media type once if the first fails.
 
-    A failure is an error status other than 401 (credentials, which
-    another media type cannot mend), an answer that is not WADL, or WADL
-    that cannot be read. A last error status is raised as it is, unless
-    it only refuses the media type (406, 415). ``while_parsing``: see
-    `schema_for`.
+    A failure is an error status, an answer that is not WADL, or WADL that
+    cannot be read. 401 and the statuses the transport retries (429, 502,
+    503, 504) are raised at once: another media type cannot mend them, and
+    asking again would spend the retries a second time. A last error
+    status is raised as it is, unless it only refuses the media type (406,
+    415). ``while_parsing``: see `schema_for`.
     """
     others = [t for t in WADL_MEDIA_TYPES if t != preferred]
     accepts = [preferred, *others[:1]]
@@ -96,7 +101,10 @@ def load_schema(
             response = transport.request("GET", url, accept=accept)
         except HTTPError as error:
             last = attempt == len(accepts) - 1
-            if error.status == _UNAUTHORIZED or (last and error.status not in _NOT_ACCEPTABLE):
+            status = error.status
+            if status in _NOT_THE_MEDIA_TYPE:
+                raise
+            if last and status not in _NOT_ACCEPTABLE:
                 raise
             problems.append(f"{accept}: {error}")
             continue
@@ -153,8 +161,9 @@ class ServiceRoot(Resource):
 
     A ``user:password@`` in ``service_root`` logs in with HTTP Basic (and
     is removed from the URL). Credentials only ever go to the root's origin
-    (scheme, host, port). ``deadline``, ``max_body``, ``retry_methods`` and
-    ``allow_insecure_redirects`` are `Transport`'s limits.
+    (scheme, host, port). ``deadline``, ``max_body``, ``retry_methods``,
+    ``allow_insecure_redirects`` and ``retry`` (a whole `Retry` policy, in
+    place of ``max_retries`` and ``retry_methods``) are `Transport`'s.
     """
 
     __slots__ = ("_made_cache", "credentials")
@@ -179,6 +188,7 @@ class ServiceRoot(Resource):
         max_body: int = DEFAULT_MAX_BODY,
         retry_methods: Iterable[str] = RETRY_METHODS,
         allow_insecure_redirects: bool = False,
+        retry: Retry | None = None,
     ) -> None:
         service_root, authorizer = split_user_info(service_root, authorizer)
         url = self.root_url_for(service_root, version)
@@ -199,6 +209,7 @@ class ServiceRoot(Resource):
             retry_methods=retry_methods,
             auth_origin=url,
             allow_insecure_redirects=allow_insecure_redirects,
+            retry=retry,
         )
         try:
             schema, document = self._read_service(transport, url, wadl_media_type, http_cache)
@@ -239,6 +250,7 @@ class ServiceRoot(Resource):
         retry_methods: Iterable[str] = RETRY_METHODS,
         auth_origin: str | None = None,
         allow_insecure_redirects: bool = False,
+        retry: Retry | None = None,
     ) -> Transport:
         """The transport every request of this root goes through; override to send otherwise."""
         return Transport(
@@ -252,6 +264,7 @@ class ServiceRoot(Resource):
             retry_methods=retry_methods,
             auth_origin=auth_origin,
             allow_insecure_redirects=allow_insecure_redirects,
+            retry=retry,
         )
 
     def read_schema(
