@@ -80,6 +80,7 @@ class FaultProxy:
     """``with FaultProxy(upstream_port, plan) as proxy: proxy.url``: faults in front of a service."""
 
     def __init__(self, upstream_port: int, plan: FaultPlan) -> None:
+        """``upstream_port`` may be set later, before the first request (the proxy listens now)."""
         self.upstream_port = upstream_port
         self.plan = plan
         self.journal: list[Hit] = []

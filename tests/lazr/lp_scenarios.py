@@ -26,10 +26,14 @@ class CountingEngine(NoNetworkAuthorizationEngine):
         credentials.access_token = AccessToken(f"fresh-{self.access_tokens_obtained}", "secret")
 
 
-def anonymous(service_root: str, directory: str) -> dict[str, Any]:
+def anonymous(service_root: str, directory: str, timeout: float | None = None) -> dict[str, Any]:
     """login_anonymously, the people collection, bugs by key, a named operation."""
     lp = Launchpad.login_anonymously(
-        "compat-test", service_root=service_root, launchpadlib_dir=directory, version="1.0"
+        "compat-test",
+        service_root=service_root,
+        launchpadlib_dir=directory,
+        version="1.0",
+        timeout=timeout,
     )
     missing = "no KeyError"
     try:
@@ -85,10 +89,16 @@ def anonymous_signing(service_root: str, directory: str) -> dict[str, Any]:
     return {**result, "oauthlib_imported": "oauthlib" in sys.modules}
 
 
+def anonymous_short_timeout(service_root: str, directory: str) -> dict[str, Any]:
+    """``anonymous`` with a one-second timeout, as a script facing a stalling network sets."""
+    return anonymous(service_root, directory, timeout=1)
+
+
 SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "people": people,
     "anonymous_signing": anonymous_signing,
     "anonymous": anonymous,
+    "anonymous_short_timeout": anonymous_short_timeout,
     "expired_token": expired_token,
 }
 

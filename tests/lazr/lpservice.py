@@ -177,11 +177,12 @@ def make_handler(state: LaunchpadLike) -> type[BaseHTTPRequestHandler]:
 class LoopbackServer:
     """The service running in a thread on an ephemeral loopback port."""
 
-    def __init__(self, wadl: bytes) -> None:
+    def __init__(self, wadl: bytes, public_url: str | None = None) -> None:
+        """``public_url``: where clients reach it, when that is a proxy in front of it."""
         self.state = LaunchpadLike()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(self.state))
-        port = self._server.server_address[1]
-        self.service_root = f"http://127.0.0.1:{port}/"
+        self.port = self._server.server_address[1]
+        self.service_root = public_url or f"http://127.0.0.1:{self.port}/"
         self.state.base_url = f"{self.service_root}1.0/"
         self.state.wadl = rewrite_wadl(wadl, self.state.base_url)
         self.state.root = root_json(self.state.wadl, self.state.base_url)
