@@ -77,7 +77,7 @@ class Hit(NamedTuple):
 
 
 class FaultProxy:
-    """``with FaultProxy(upstream_port, plan) as proxy: proxy.url``: faults in front of a service."""
+    """``with FaultProxy(port, plan) as proxy: proxy.url``: faults in front of a service."""
 
     def __init__(self, upstream_port: int, plan: FaultPlan) -> None:
         """``upstream_port`` may be set later, before the first request (the proxy listens now)."""
@@ -211,7 +211,7 @@ class _Handler(socketserver.StreamRequestHandler):
         content = answer.read()
         lines = [f"HTTP/1.1 {answer.status} {answer.reason}"]
         kept = _HOP_BY_HOP if method == "HEAD" else _HOP_BY_HOP | {"content-length"}
-        lines += [f"{name}: {value}" for name, value in answer.getheaders() if name.lower() not in kept]
+        lines += [f"{k}: {v}" for k, v in answer.getheaders() if k.lower() not in kept]
         if method != "HEAD":
             lines.append(f"Content-Length: {len(content)}")
         self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + content)
