@@ -56,6 +56,8 @@ class _ObjectDriver:
     def __init__(self) -> None:
         self.root: Any = None
         self.entry: Any = None
+        #: Seconds per attempt, when a workload sets one (the library's default otherwise).
+        self.timeout: float | None = None
 
     def _open(self, base_url: str, cache: Path) -> Any:
         raise NotImplementedError
@@ -110,10 +112,15 @@ class OursDriver(_ObjectDriver):
 
     def _open(self, base_url: str, cache: Path) -> Any:
         wadlclient: Any = importlib.import_module("wadlclient")
+        timeout = self.timeout
         if self.write_behind:
             behind = wadlclient.HTTPCache(cache, write_behind=True)
-            return wadlclient.ServiceRoot(None, base_url, cache=behind, version=VERSION)
-        return wadlclient.ServiceRoot(None, base_url, cache=str(cache), version=VERSION)
+            return wadlclient.ServiceRoot(
+                None, base_url, cache=behind, version=VERSION, timeout=timeout
+            )
+        return wadlclient.ServiceRoot(
+            None, base_url, cache=str(cache), version=VERSION, timeout=timeout
+        )
 
     def use_write_behind(self) -> None:
         """Open the root on ``HTTPCache(..., write_behind=True)`` (call before ``start``)."""
@@ -141,7 +148,9 @@ class LazrDriver(_ObjectDriver):
     def _open(self, base_url: str, cache: Path) -> Any:
         resource: Any = importlib.import_module("lazr.restfulclient.resource")
         self.recipes_url = base_url.rstrip("/") + f"/{VERSION}/recipes/"
-        return resource.ServiceRoot(None, base_url, cache=str(cache), version=VERSION)
+        return resource.ServiceRoot(
+            None, base_url, cache=str(cache), version=VERSION, timeout=self.timeout
+        )
 
     def _fetch_one(self, key: int) -> int:
         found: int = self.root.load(f"{self.recipes_url}{key}").id

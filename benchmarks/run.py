@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pyperf  # type: ignore[import-untyped]
 
-from benchmarks import report
+from benchmarks import flaky, report
 from benchmarks.config import (
     BENCH_DIR,
     CLIENTS,
@@ -42,6 +42,8 @@ from benchmarks.lprow import prefill as prefill_launchpadlib
 from benchmarks.services import Server, cookbook_service, free_port, launchpad_server
 
 WORKER_TIMEOUT = 600
+#: Rows measured outside pyperf, each a section of RESULTS.md of its own.
+SECTIONS = ("flaky",)
 
 
 class WorkloadError(Exception):
@@ -306,13 +308,15 @@ def main(argv: list[str] | None = None) -> int:
         return rerender(args, plan)
     selected = tuple(c for c in (*CLIENTS, HTTPX) if c in args.clients.split(","))
     workloads = list(plan.workloads)
+    sections = () if args.smoke else SECTIONS
     if args.only:
         keys = args.only.split(",")
-        unknown = set(keys) - {w.key for w in workloads}
+        unknown = set(keys) - {w.key for w in workloads} - set(SECTIONS)
         if unknown:
             print(f"unknown workloads: {sorted(unknown)}", file=sys.stderr)
             return 2
         workloads = [w for w in workloads if w.key in keys]
+        sections = tuple(key for key in SECTIONS if key in keys)
 
     SCRATCH_ROOT.mkdir(exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="run-", dir=SCRATCH_ROOT))
@@ -320,6 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     load_before = report.load_average()
     rows: list[report.Row] = []
     suite: list[pyperf.Benchmark] = []
+    extra_sections: list[str] = []
     try:
         prime_bytecode()
         with started_services(plan, workloads, scratch) as servers:
@@ -335,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
                 suite.extend(benches.values())
                 stats = {client: report.Stats.of(bench) for client, bench in benches.items()}
                 rows.append(report.Row(workload, stats, counts=counts))
+        if "flaky" in sections:
+            print("flaky: read workload through the fault proxy", flush=True)
+            extra_sections.append(flaky.markdown(flaky.measure(scratch)))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -349,8 +357,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json and suite:
         args.json.unlink(missing_ok=True)
         pyperf.BenchmarkSuite(suite).dump(str(args.json), replace=True)
+    for section in extra_sections:
+        print(section)
     if args.results:
-        analysis = args.analysis.read_text() if args.analysis else ""
+        analysis = "\n".join(extra_sections)
+        analysis += args.analysis.read_text() if args.analysis else ""
         facts = [
             ("load average (1/5/15 min) at start", load_before),
             ("load average (1/5/15 min) at end", report.load_average()),

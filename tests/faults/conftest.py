@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from tests.faults.proxy import FaultPlan, FaultProxy
+from benchmarks.faultproxy import FaultPlan, FaultProxy
 
 from cookbook_service.testing import RunningService
 

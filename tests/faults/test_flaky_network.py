@@ -1,7 +1,7 @@
 """A flaky network costs time, not errors, for idempotent requests.
 
-A real socket proxy (tests/faults/proxy.py) stands in front of the example
-service and, for a seeded share of requests, answers 429/502/503/504,
+A real socket proxy (benchmarks/faultproxy.py, shared with ``make bench``)
+stands in front of the example service and, for a seeded share of requests, answers 429/502/503/504,
 drops the connection or stalls. A read workload through it, service root
 creation included, must give the caller exactly what it gives without
 faults: every fault costs one request more on the wire and nothing else.
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.faults.proxy import DROP, STALL, FaultPlan, FaultProxy
+from benchmarks.faultproxy import DROP, STALL, FaultPlan, FaultProxy
 
 from cookbook_service.testing import RunningService
 from wadlclient import Retry, ServerError, ServiceRoot

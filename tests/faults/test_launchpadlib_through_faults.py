@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.faults.proxy import STALL, FaultPlan, FaultProxy
+from benchmarks.faultproxy import STALL, FaultPlan, FaultProxy
 from tests.lazr.lpservice import LoopbackServer
 from tests.lazr.test_launchpadlib_on_loopback import run_scenario
 

@@ -15,6 +15,8 @@ of arrival, so a run is the same whatever threads a client uses. A
 request line meets at most ``max_in_a_row`` faults one after another (a
 flaky network, not a service that is down). ``journal`` records every
 request with its fate; requests forwarded reach the service's own journal.
+The tests (tests/faults/) and the flaky-network row of ``make bench``
+(`benchmarks.flaky`) both use it.
 """
 
 from __future__ import annotations
