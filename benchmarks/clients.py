@@ -109,6 +109,8 @@ class OursDriver(_ObjectDriver):
     """wadlclient, through its public API only."""
 
     write_behind = False
+    #: A `wadlclient.Retry` policy, when a workload sets one (the default otherwise).
+    retry: Any = None
 
     def _open(self, base_url: str, cache: Path) -> Any:
         wadlclient: Any = importlib.import_module("wadlclient")
@@ -116,10 +118,10 @@ class OursDriver(_ObjectDriver):
         if self.write_behind:
             behind = wadlclient.HTTPCache(cache, write_behind=True)
             return wadlclient.ServiceRoot(
-                None, base_url, cache=behind, version=VERSION, timeout=timeout
+                None, base_url, cache=behind, version=VERSION, timeout=timeout, retry=self.retry
             )
         return wadlclient.ServiceRoot(
-            None, base_url, cache=str(cache), version=VERSION, timeout=timeout
+            None, base_url, cache=str(cache), version=VERSION, timeout=timeout, retry=self.retry
         )
 
     def use_write_behind(self) -> None:

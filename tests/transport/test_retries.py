@@ -8,6 +8,7 @@ import time
 import pytest
 
 from wadlclient.errors import ServerError
+from wadlclient.http import Retry
 
 
 @pytest.mark.parametrize("code", [429, 502, 503, 504])
@@ -118,3 +119,11 @@ def test_a_post_answered_503_is_retried_when_the_caller_opts_in(scripted, make_t
 def test_a_negative_max_retries_is_refused(make_transport):
     with pytest.raises(ValueError, match="max_retries must be zero or more"):
         make_transport(max_retries=-1)
+
+
+def test_a_smaller_backoff_base_scales_every_wait(scripted, make_transport, sleeps):
+    transport = make_transport(retry=Retry(backoff_base=0.1, jitter=lambda backoff: backoff))
+
+    transport.request("GET", scripted.url + "/flaky/base?fail=4")
+
+    assert sleeps.delays == pytest.approx([0, 0.1, 0.2, 0.4])
