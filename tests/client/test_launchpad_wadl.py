@@ -89,11 +89,11 @@ def test_root_falls_back_to_the_sun_wadl_media_type(launchpad: LaunchpadLike) ->
     with ServiceRoot(None, launchpad.base_url, version="devel"):
         pass
 
-    assert launchpad.seen == [
+    assert [seen for seen in launchpad.seen if "wadl" in seen[2]] == [
         ("GET", "/devel/", EXAMPLE_WADL_MEDIA_TYPE),
         ("GET", "/devel/", SUN_WADL_MEDIA_TYPE),
-        ("GET", "/devel/", "application/json"),
     ]
+    assert launchpad.seen.count(("GET", "/devel/", "application/json")) == 1
 
 
 def test_root_lists_launchpads_top_level_collections(

@@ -24,6 +24,7 @@ from wadlclient.errors import (
 )
 from wadlclient.http.cache_policy import Cache, CacheOutcome
 from wadlclient.http.calls import answered, failed, give_answer, prepare
+from wadlclient.http.flights import Flights
 from wadlclient.http.logs import describe, log_exchange, logger
 from wadlclient.http.models import (
     DEFAULT_DEADLINE,
@@ -132,6 +133,7 @@ class Transport:
         self._sender = sender if sender is not None else make_sender(pool, client, max_body)
         self._owns_sender = client is None
         self._closed = False
+        self._flights = Flights()
 
     @property
     def user_agent(self) -> str:
@@ -186,7 +188,13 @@ class Transport:
         if isinstance(prepared, HTTPResponse):
             return prepared
         request, use = prepared
-        return self._complete(request, use, follow_redirects, self._end(), None)
+        end = self._end()
+        finish = functools.partial(self._complete, request, use, follow_redirects, end, None)
+        key = _flight_key(request.method, url, accept, body, headers, follow_redirects, use_cache)
+        if key is None:
+            return finish()
+        flight, _started = self._flights.join(key, lambda: finish)
+        return flight.result()
 
     def begin(self, method: str, url: str, *, accept: str = "application/json") -> PendingResponse:
         """Put a bodiless request on the wire now; answer it when `PendingResponse.result` asks.
@@ -204,9 +212,22 @@ class Transport:
             return answered(prepared)
         request, use = prepared
         end = self._end()
-        first = self._start_first(request, end)
-        finish = functools.partial(self._complete, request, use, True, end, first)
-        return PendingResponse(finish, first.discard if first is not None else _no_discard)
+        started: list[Exchange | None] = []
+
+        def start() -> Callable[[], HTTPResponse]:
+            started.append(self._start_first(request, end))
+            return functools.partial(self._complete, request, use, True, end, started[0])
+
+        key = _flight_key(request.method, url, accept, None, None, True, True)
+        if key is None:
+            return PendingResponse(start(), _discarder(started))
+        flight, _new = self._flights.join(key, start)
+
+        def discard() -> None:
+            if flight.abandon():
+                _discarder(started)()
+
+        return PendingResponse(flight.result, discard)
 
     def _complete(
         self,
@@ -431,6 +452,33 @@ class Transport:
 
 
 
-def _no_discard() -> None:
-    """Nothing to close: the request was never put on the wire early."""
+def _discarder(started: list[Exchange | None]) -> Callable[[], None]:
+    """What gives up an answer begun early: closes its exchange, if one was put on the wire."""
+
+    def discard() -> None:
+        for exchange in started:
+            if exchange is not None:
+                exchange.discard()
+
+    return discard
+
+
+def _flight_key(
+    method: str,
+    url: str,
+    accept: str,
+    body: bytes | str | None,
+    headers: Mapping[str, str] | None,
+    follow_redirects: bool,
+    use_cache: bool,
+) -> tuple[str, str, bool] | None:
+    """The key under which identical requests share one flight (None: this one never does).
+
+    Only a plain GET: with a body or headers of the caller's own (a
+    conditional one wants its own 304) or redirects not followed, the
+    caller asked for something of its own.
+    """
+    if method != "GET" or body is not None or headers or not follow_redirects:
+        return None
+    return url, accept, use_cache
 

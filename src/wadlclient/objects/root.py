@@ -25,7 +25,6 @@ from wadlclient.http import (
     DEFAULT_MAX_BODY,
     RETRY_METHODS,
     RETRY_STATUSES,
-    PendingResponse,
     Retry,
     Transport,
 )
@@ -125,26 +124,19 @@ def load_schema(
 def load_service(
     transport: Transport, url: str, preferred: str, cache: HTTPCache
 ) -> tuple[Schema, Any]:
-    """The schema (`load_schema`) and the root's JSON, asked for while the WADL is parsed.
+    """The schema (`load_schema`) and the root's JSON, both requests in flight together.
 
-    The JSON request goes out once the WADL proves to be WADL, so the
-    server answers it during the parse; when the WADL fails after that,
-    the answer is dropped unread (its connection closed).
+    The JSON request goes out before the WADL request, so a cold start
+    costs one round trip, not two, however far the server is; when the
+    WADL fails, the JSON answer is dropped unread (its connection closed).
     """
-    early: list[PendingResponse] = []
-
-    def ask_for_root() -> None:
-        if not early:
-            early.append(transport.begin("GET", url))
-
+    early = transport.begin("GET", url)
     try:
-        schema = load_schema(transport, url, preferred, cache, ask_for_root)
+        schema = load_schema(transport, url, preferred, cache)
     except BaseException:
-        for pending in early:
-            pending.discard()
+        early.discard()
         raise
-    response = early[0].result() if early else transport.request("GET", url)
-    return schema, response.json()
+    return schema, early.result().json()
 
 
 class ServiceRoot(Resource):
@@ -280,15 +272,25 @@ class ServiceRoot(Resource):
     def _read_service(
         self, transport: Transport, url: str, preferred: str, cache: HTTPCache
     ) -> tuple[Schema, Any]:
-        """`read_schema`, then `read_root_document`; overlapped (`load_service`) by default."""
+        """`read_schema` and `read_root_document`, their requests in flight together.
+
+        The root's JSON is asked for first (`Transport.begin`); a subclass's
+        `read_root_document` asking for it again joins that request in
+        flight rather than sending another.
+        """
         cls = type(self)
         if (
             cls.read_schema is ServiceRoot.read_schema
             and cls.read_root_document is ServiceRoot.read_root_document
         ):
             return load_service(transport, url, preferred, cache)
-        schema = self.read_schema(transport, url, preferred, cache)
-        return schema, self.read_root_document(transport, url)
+        early = transport.begin("GET", url)
+        try:
+            schema = self.read_schema(transport, url, preferred, cache)
+            document = self.read_root_document(transport, url)
+        finally:
+            early.discard()
+        return schema, document
 
     # -- public ------------------------------------------------------------
 
