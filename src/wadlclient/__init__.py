@@ -44,11 +44,13 @@ from wadlclient.objects import (
     CollectionLike,
     Entry,
     EntryLike,
+    EntryList,
     HostedFile,
     NamedOperation,
     Resource,
     RootLike,
     ServiceRoot,
+    prefetch,
 )
 from wadlclient.schema import EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE
 
@@ -79,6 +81,7 @@ __all__ = [
     "Consumer",
     "Entry",
     "EntryLike",
+    "EntryList",
     "Gone",
     "HTTPCache",
     "HTTPError",
@@ -103,4 +106,5 @@ __all__ = [
     "WADLError",
     "__version__",
     "install_as_lazr_restfulclient",
+    "prefetch",
 ]

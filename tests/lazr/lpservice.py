@@ -25,6 +25,9 @@ PEOPLE = {
 }
 #: In collection order, position 1 holds bug 2: ``bugs[1]`` by position would be bug 2.
 BUGS = {1: "First bug", 2: "Second bug", 3: "Third bug"}
+#: Links of links, for prefetch paths like ``owner.team_owner``.
+BUG_OWNERS = {1: "ada", 2: "ada", 3: "alan"}
+TEAM_OWNERS = {"ada": "grace", "alan": "grace", "grace": "grace"}
 
 _TOKEN = re.compile(r'oauth_token="([^"]*)"')
 
@@ -69,6 +72,7 @@ class LaunchpadLike:
             "resource_type_link": f"{self.base_url}#person",
             "name": name,
             "display_name": display_name,
+            "team_owner_link": f"{self.base_url}~{TEAM_OWNERS[name]}",
             "http_etag": f'"{name}-1"',
         }
 
@@ -78,6 +82,7 @@ class LaunchpadLike:
             "resource_type_link": f"{self.base_url}#bug",
             "id": number,
             "title": BUGS[number],
+            "owner_link": f"{self.base_url}~{BUG_OWNERS[number]}",
             "http_etag": f'"bug-{number}-1"',
         }
 

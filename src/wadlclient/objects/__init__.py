@@ -8,7 +8,8 @@ an entry up with ``collection(key)`` sends nothing until data is needed.
 
 Modules: `session` (what the objects of one root share, and their
 factories), `resource`, `entry`, `collection` over `pages` (the page
-walker) and `prefetch`, `operations`, `hosted`, `root`; `wire` holds the
+walker) and `prefetch` (pages fetched ahead), `links` (links of many
+entries fetched together), `operations`, `hosted`, `root`; `wire` holds the
 URL, media type and JSON helpers; `protocols` declares the public surfaces
 typed access builds on.
 
@@ -26,6 +27,7 @@ thread that opened it.
 from wadlclient.objects.collection import Collection
 from wadlclient.objects.entry import Entry
 from wadlclient.objects.hosted import HostedFile, HostedFileBuffer, HostedFileReader
+from wadlclient.objects.links import EntryList, prefetch
 from wadlclient.objects.operations import NamedOperation
 from wadlclient.objects.pages import Page, PageSource, PageWalker, WalkPlan
 from wadlclient.objects.protocols import CollectionLike, EntryLike, EntryT, RootLike
@@ -45,6 +47,7 @@ __all__ = [
     "CollectionLike",
     "Entry",
     "EntryLike",
+    "EntryList",
     "EntryT",
     "HostedFile",
     "HostedFileBuffer",
@@ -61,6 +64,7 @@ __all__ = [
     "Session",
     "WalkPlan",
     "fetch_now",
+    "prefetch",
     "session_of",
     "url_of",
 ]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast, overload
 
 from wadlclient.errors import NotFound, ResponseError
 from wadlclient.http import Transport
+from wadlclient.objects.links import MAX_WORKERS, EntryList, group, grouped
 from wadlclient.objects.pages import Page, PageWalker, WalkPlan
 from wadlclient.objects.protocols import EntryT
 from wadlclient.objects.resource import Resource, fetch_now
@@ -228,13 +229,13 @@ class Collection(Resource, Generic[EntryT]):
         ``PREFETCH_DEPTH`` requests in flight.
         """
         with contextlib.closing(self._pages.walk(self._plan())) as documents:
-            for document in documents:
-                yield self._entry_for(document)
+            entries = (self._entry_for(document) for document in documents)
+            yield from grouped(entries, self._session.look_ahead)
 
     @overload
     def __getitem__(self, key: int) -> EntryT: ...
     @overload
-    def __getitem__(self, key: slice) -> list[EntryT]: ...
+    def __getitem__(self, key: slice) -> EntryList[EntryT]: ...
     @overload
     def __getitem__(self, key: str) -> EntryT: ...
     def __getitem__(self, key: Any) -> Any:
@@ -256,9 +257,18 @@ class Collection(Resource, Generic[EntryT]):
         """The entry at ``index`` (one GET of the page it is on, unless held)."""
         return self._entry_for(self._pages.item(index))
 
-    def get_slice(self, key: slice) -> list[EntryT]:
+    def get_slice(self, key: slice) -> EntryList[EntryT]:
         """The entries of a slice: definite, nonnegative start and stop; any step."""
-        return [self._entry_for(document) for document in self._pages.slice(key)]
+        entries = (self._entry_for(document) for document in self._pages.slice(key))
+        return group(entries, self._session.look_ahead)
+
+    def prefetch(self, *paths: str, workers: int = MAX_WORKERS) -> EntryList[EntryT]:
+        """Every entry (a walk), with the links ``paths`` name fetched together (`links.prefetch`).
+
+        For a part of a big collection, slice it first:
+        ``coll[:100].prefetch("dish")``.
+        """
+        return EntryList(self).prefetch(*paths, workers=workers)
 
     # -- key-based look-up ---------------------------------------------------
 

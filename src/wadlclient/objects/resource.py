@@ -6,13 +6,17 @@ links lead to. Its state (descriptors of its type, its representation) is
 one immutable `ResourceState`, replaced as a whole, so readers in other
 threads see either the old state or the new one. Other objects reach a
 resource only through its public attributes and the functions `url_of`,
-`session_of` and `fetch_now`.
+`session_of`, `fetch_now`, `unread_link` and `attach`.
+
+Links fetched ahead (`wadlclient.objects.links`) are attached to the
+entry that links to them; reading the link returns the attached entry,
+representation and all, as long as the link still names its URL.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from wadlclient.errors import ResponseError
 from wadlclient.schema import CONVERSION_ERRORS, REDACTED_VALUE, Field, FieldKind, TypeInfo
@@ -27,8 +31,10 @@ __all__ = [
     "Resource",
     "ResourceState",
     "ServiceRootResource",
+    "attach",
     "fetch_now",
     "session_of",
+    "unread_link",
     "url_of",
 ]
 
@@ -60,14 +66,48 @@ def fetch_now(resource: Resource) -> None:
     resource._fetch()
 
 
+def unread_link(resource: Resource, name: str) -> tuple[str, Field] | None:
+    """The URL link ``name`` holds and its descriptor; None when there is nothing to fetch.
+
+    Nothing to fetch: the link is null, redacted, or its target is attached
+    already. A name that is not a link to an entry is a `ValueError`.
+    """
+    descriptor = resource._info().fields.get(name)
+    if descriptor is None or descriptor.kind is not FieldKind.ENTRY:
+        raise ValueError(f"{resource._describe()} has no link to an entry named {name!r}")
+    url = resource._data().get(descriptor.key)
+    if not isinstance(url, str) or url == REDACTED_VALUE:
+        return None
+    if resource._attached(descriptor.key, url) is not None:
+        return None
+    return url, descriptor
+
+
+def attach(resource: Resource, key: str, target: Resource) -> None:
+    """Attach ``target``, fetched, as what link ``key`` of ``resource`` leads to."""
+    linked = resource._linked
+    object.__setattr__(resource, "_linked", {**linked, key: target} if linked else {key: target})
+
+
+class Group(Protocol):
+    """Entries handed out together, in the automatic look-ahead mode (`links.LookAhead`)."""
+
+    def read(self, entry: Resource, name: str) -> None:
+        """Link ``name`` of ``entry`` is being read and is not attached."""
+
+
 class Resource:
     """Something at a URL of the service, described by a WADL resource type."""
 
-    __slots__ = ("_session", "_state", "_url")
+    __slots__ = ("_group", "_linked", "_session", "_state", "_url")
 
     _session: Session
     _url: str
     _state: ResourceState
+    #: Link targets fetched ahead, by link key (None: none).
+    _linked: dict[str, Resource] | None
+    #: The group it was handed out with, in the automatic look-ahead mode (None: off).
+    _group: Group | None
 
     def __init__(
         self,
@@ -79,6 +119,16 @@ class Resource:
         object.__setattr__(self, "_session", session)
         object.__setattr__(self, "_url", url)
         object.__setattr__(self, "_state", ResourceState(info, data))
+        object.__setattr__(self, "_linked", None)
+        object.__setattr__(self, "_group", None)
+
+    def _attached(self, key: str, url: str) -> Resource | None:
+        """The target attached for link ``key``, if it is still the one at ``url``."""
+        linked = self._linked
+        if linked is None:
+            return None
+        target = linked.get(key)
+        return target if target is not None and target._url == url else None
 
     # -- representation --------------------------------------------------
 
@@ -195,7 +245,11 @@ class Resource:
             raise ResponseError(f"{descriptor.key} of {self._url} is not a URL: {raw!r}")
         session = self._session
         if descriptor.kind is FieldKind.ENTRY:
-            return session.entry(raw, descriptor.link_type)
+            target = self._attached(descriptor.key, raw)
+            if target is None and self._group is not None:
+                self._group.read(self, descriptor.name)
+                target = self._attached(descriptor.key, raw)
+            return target if target is not None else session.entry(raw, descriptor.link_type)
         if descriptor.kind is FieldKind.COLLECTION:
             return session.collection(raw, descriptor.link_type)
         return session.hosted_file(raw)

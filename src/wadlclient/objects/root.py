@@ -28,6 +28,7 @@ from wadlclient.http import (
     Retry,
     Transport,
 )
+from wadlclient.objects.links import look_ahead_from_env
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.session import Session
 from wadlclient.objects.wire import media_type_of
@@ -156,6 +157,11 @@ class ServiceRoot(Resource):
     (scheme, host, port). ``deadline``, ``max_body``, ``retry_methods``,
     ``allow_insecure_redirects`` and ``retry`` (a whole `Retry` policy, in
     place of ``max_retries`` and ``retry_methods``) are `Transport`'s.
+
+    ``look_ahead`` turns on the automatic mode of `wadlclient.objects.links`:
+    when a link of an entry from a walk or a slice is read, the same link of
+    it and the next ``look_ahead - 1`` entries is fetched together. None
+    reads ``WADLCLIENT_LOOK_AHEAD`` (unset: 0, off).
     """
 
     __slots__ = ("_made_cache", "credentials")
@@ -181,8 +187,13 @@ class ServiceRoot(Resource):
         retry_methods: Iterable[str] = RETRY_METHODS,
         allow_insecure_redirects: bool = False,
         retry: Retry | None = None,
+        look_ahead: int | None = None,
     ) -> None:
         service_root, authorizer = split_user_info(service_root, authorizer)
+        if look_ahead is None:
+            look_ahead = look_ahead_from_env()
+        if look_ahead < 0:
+            raise ValueError("look_ahead must be 0 (off) or more")
         url = self.root_url_for(service_root, version)
         # A 304's rewrite of an entry goes to a background thread (see HTTPCache).
         http_cache = (
@@ -216,7 +227,7 @@ class ServiceRoot(Resource):
             type_link = schema.app.root_resource_type or _DEFAULT_ROOT_TYPE
         info = schema.type_info(type_link)
         session = Session(
-            transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id
+            transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id, look_ahead
         )
         super().__init__(session, url, info, document)
 

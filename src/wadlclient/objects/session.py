@@ -46,6 +46,8 @@ class Session(NamedTuple):
     root_url: str
     classes: Mapping[str, type[Resource]] = MappingProxyType({})
     root_type: str | None = None
+    #: Entries whose same link is fetched together when one is read (0: off; `links`).
+    look_ahead: int = 0
 
     def class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:
         """The class registered for ``type_id`` when it is a ``default``, else ``default``."""

@@ -1,0 +1,191 @@
+"""Links of many entries fetched together: the N+1 loop's round trips, sent at once.
+
+``[r.dish.name for r in recipes]`` sends one request per recipe, one after
+another: at 100 ms from the server, a hundred recipes cost ten seconds.
+`prefetch` takes the entries and the links about to be read ("dish", or
+"bug.owner" for a link of a link), sends each distinct URL once,
+concurrently (at most ``workers`` in flight, on the transport's keep-alive
+pool), and attaches each representation to every entry that links to it:
+reading ``recipe.dish.name`` afterwards sends nothing. The transport's
+cache rules hold as for any read (a cached representation is revalidated,
+never used stale), and a reader asking for a URL while it is being
+prefetched shares that request (`wadlclient.http.flights`).
+
+A link whose fetch failed is not attached: reading it fetches it again
+and raises that entry's own error, naming its URL.
+
+`LookAhead` is the automatic mode, for code that cannot be changed (off
+by default; ``ServiceRoot(look_ahead=N)`` or ``WADLCLIENT_LOOK_AHEAD=N``):
+entries handed out together (a page of a walk, a slice) share one, and
+when a link of one of them is read, the same link of it and of the next
+``N - 1`` is fetched together.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar, cast
+
+from wadlclient.objects.resource import Resource, attach, fetch_now, session_of, unread_link
+from wadlclient.schema import Field
+
+__all__ = [
+    "LOOK_AHEAD_VARIABLE",
+    "MAX_WORKERS",
+    "EntryList",
+    "LookAhead",
+    "group",
+    "grouped",
+    "look_ahead_from_env",
+    "prefetch",
+]
+
+#: Requests one prefetch keeps in flight at most.
+MAX_WORKERS = 8
+#: The environment variable that turns the automatic mode on (its value: the look-ahead).
+LOOK_AHEAD_VARIABLE = "WADLCLIENT_LOOK_AHEAD"
+
+#: An entry: a `Resource`, or what typed access calls it (a protocol `Entry` satisfies).
+_E = TypeVar("_E")
+
+
+def look_ahead_from_env() -> int:
+    """``WADLCLIENT_LOOK_AHEAD`` as a number of entries (0, off, when unset)."""
+    value = os.environ.get(LOOK_AHEAD_VARIABLE, "").strip()
+    if not value:
+        return 0
+    if not value.isdigit():
+        raise ValueError(f"{LOOK_AHEAD_VARIABLE} must be a whole number of entries, not {value!r}")
+    return int(value)
+
+
+def prefetch(entries: Iterable[_E], *paths: str, workers: int = MAX_WORKERS) -> list[_E]:
+    """Fetch the links ``paths`` name of every entry together; returns the entries as a list.
+
+    A path is a link's name (``"dish"``) or names joined by dots
+    (``"bug.owner"``: each entry's bug, then each bug's owner). Each
+    distinct URL is sent once per call, at most ``workers`` at a time.
+    """
+    if workers < 1:
+        raise ValueError("workers must be 1 or more")
+    held = list(entries)
+    for entry in held:
+        if not isinstance(entry, Resource):
+            raise TypeError(f"prefetch takes entries of a service, not {type(entry).__name__}")
+    for path in paths:
+        names = path.split(".")
+        if not all(names):
+            raise ValueError(f"not a link path: {path!r}")
+        level: Sequence[Resource] = cast("list[Resource]", held)
+        for name in names:
+            level = _fetch_links(level, name, workers)
+    return held
+
+
+def _fetch_links(entries: Sequence[Resource], name: str, workers: int) -> list[Resource]:
+    """Fetch link ``name`` of ``entries`` (distinct URLs once), attach; the targets, distinct."""
+    wanted: dict[str, list[tuple[Resource, Field]]] = {}
+    for entry in entries:
+        found = unread_link(entry, name)
+        if found is not None:
+            url, descriptor = found
+            wanted.setdefault(url, []).append((entry, descriptor))
+    if not wanted:
+        return []
+    targets = [_target_for(*linkers[0], url) for url, linkers in wanted.items()]
+    arrived = _fetch_all(targets, workers)
+    for target, ok, linkers in zip(targets, arrived, wanted.values(), strict=True):
+        if ok:
+            for entry, descriptor in linkers:
+                attach(entry, descriptor.key, target)
+    return [target for target, ok in zip(targets, arrived, strict=True) if ok]
+
+
+def _target_for(entry: Resource, descriptor: Field, url: str) -> Resource:
+    return session_of(entry).entry(url, descriptor.link_type)
+
+
+def _fetch_all(targets: list[Resource], workers: int) -> list[bool]:
+    """GET every target (concurrently when more than one); whether each arrived."""
+    if len(targets) == 1:
+        return [_fetched(targets[0])]
+    with ThreadPoolExecutor(min(workers, len(targets)), "wadlclient-links") as pool:
+        return list(pool.map(_fetched, targets))
+
+
+def _fetched(target: Resource) -> bool:
+    """Fetch one target; a failure is left for the reader to meet (and see named)."""
+    try:
+        fetch_now(target)
+    except Exception:
+        return False
+    return True
+
+
+class LookAhead:
+    """Entries handed out together, for the automatic mode: a link read is read for the next too.
+
+    When a link of entry ``i`` is read and not held, the same link of
+    entries ``i`` to ``i + size - 1`` is fetched together (`prefetch`).
+    A walk groups its entries in runs of ``size``; a slice is one group.
+    """
+
+    __slots__ = ("_entries", "_index", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: list[Resource] = []
+        self._index: dict[int, int] = {}
+
+    def add(self, entry: _E) -> _E:
+        """Make ``entry`` one of the group (returned, for use in expressions)."""
+        resource = cast(Resource, entry)
+        self._index[id(resource)] = len(self._entries)
+        self._entries.append(resource)
+        object.__setattr__(resource, "_group", self)
+        return entry
+
+    def read(self, entry: Resource, name: str) -> None:
+        """``entry``'s link ``name`` is being read: fetch it for it and the entries after it."""
+        at = self._index.get(id(entry))
+        if at is None:
+            return
+        window = self._entries[at : at + self.size]
+        prefetch(window, name)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def group(entries: Iterable[_E], size: int) -> EntryList[_E]:
+    """``entries`` as an `EntryList`, sharing one `LookAhead` of ``size`` when it is over 1."""
+    if size <= 1:
+        return EntryList(entries)
+    ahead = LookAhead(size)
+    return EntryList(ahead.add(entry) for entry in entries)
+
+
+class EntryList(list[_E]):
+    """A list of entries (a slice of a collection) whose links can be fetched together."""
+
+    def prefetch(self, *paths: str, workers: int = MAX_WORKERS) -> EntryList[_E]:
+        """Fetch the links ``paths`` name of every entry together (`prefetch`); returns self."""
+        prefetch(self, *paths, workers=workers)
+        return self
+
+
+def grouped(entries: Iterable[_E], size: int) -> Iterator[_E]:
+    """``entries``, taken ``size`` at a time into one `LookAhead` each (as they are when 0 or 1).
+
+    A run is taken whole before its first entry is handed out, so that the
+    first link read can be fetched for the whole run.
+    """
+    if size <= 1:
+        yield from entries
+        return
+    source = iter(entries)
+    while run := list(itertools.islice(source, size)):
+        yield from group(run, size)

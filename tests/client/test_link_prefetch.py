@@ -1,0 +1,159 @@
+"""Links of many entries fetched together: explicit `prefetch` and the automatic look-ahead.
+
+The example service answers each request after 300 ms here, so requests
+sent together are seen in flight together in its journal, and a loop that
+sends one request per entry is plain to see in the count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from cookbook_service.testing import RunningService
+from wadlclient import EntryList, ServiceRoot, prefetch
+from wadlclient.objects.links import LOOK_AHEAD_VARIABLE
+
+LATENCY_MS = 300
+
+
+@pytest.fixture
+def far(cookbook_service_factory: Callable[..., RunningService]) -> RunningService:
+    """40 recipes of 6 dishes, 300 ms away."""
+    return cookbook_service_factory(seed_recipes=40, latency_ms=LATENCY_MS)
+
+
+def _dish_requests(service: RunningService) -> list[str]:
+    return [e.path for e in service.journal.entries() if e.path.startswith("/1.0/dishes/")]
+
+
+def test_prefetch_sends_each_distinct_link_once_and_all_at_once(far: RunningService) -> None:
+    with ServiceRoot(None, far.base_url) as root:
+        recipes = root.recipes[:40]
+        far.journal.clear()
+
+        recipes.prefetch("dish")
+
+        sent = _dish_requests(far)
+
+    distinct = {raw.dish_link_url for raw in _raw(far, 40)}
+    assert len(sent) == len(set(sent)) == len(distinct) == 6
+    assert far.journal.most_concurrent() == 6
+
+
+def test_reading_prefetched_links_sends_nothing(far: RunningService) -> None:
+    with ServiceRoot(None, far.base_url) as root:
+        recipes = root.recipes[:40].prefetch("dish")
+        far.journal.clear()
+
+        names = [recipe.dish.name for recipe in recipes]
+
+    assert len(names) == 40 and all(names)
+    assert far.journal.entries() == []
+
+
+def test_a_stale_cached_representation_is_revalidated_not_reused(far: RunningService) -> None:
+    with ServiceRoot(None, far.base_url) as root:
+        recipes = root.recipes[:40]
+        recipes.prefetch("dish")
+        far.journal.clear()
+
+        prefetch(root.recipes[:40], "dish")
+
+        conditional = [
+            (e.if_none_match is not None, e.status)
+            for e in far.journal.entries()
+            if e.path.startswith("/1.0/dishes/")
+        ]
+    assert conditional == [(True, 304)] * 6
+
+
+def test_prefetch_works_on_a_collection_a_list_and_a_named_operation_result(
+    far: RunningService,
+) -> None:
+    with ServiceRoot(None, far.base_url) as root:
+        found = root.cookbooks.find_recipes(search="")
+        from_operation = found.prefetch("dish")
+        from_list = prefetch(list(root.recipes[:3]), "dish")
+        far.journal.clear()
+
+        names = [r.dish.name for r in from_operation] + [r.dish.name for r in from_list]
+
+    assert isinstance(from_operation, EntryList)
+    assert names and far.journal.entries() == []
+
+
+def test_a_link_that_is_not_one_is_a_clear_error(far: RunningService) -> None:
+    with ServiceRoot(None, far.base_url) as root, pytest.raises(ValueError, match="'dishh'"):
+        root.recipes[:2].prefetch("dishh")
+
+
+def test_the_look_ahead_is_off_by_default(far: RunningService) -> None:
+    with ServiceRoot(None, far.base_url) as root:
+        recipes = root.recipes[:40]
+        far.journal.clear()
+
+        recipes[0].dish.name  # noqa: B018
+
+    assert len(_dish_requests(far)) == 1
+
+
+def test_the_look_ahead_fetches_the_same_link_of_the_next_entries_together(
+    far: RunningService,
+) -> None:
+    with ServiceRoot(None, far.base_url, look_ahead=10) as root:
+        recipes = root.recipes[:40]
+        far.journal.clear()
+
+        recipes[0].dish.name  # noqa: B018
+        first_read = len(_dish_requests(far))
+        expected = len({r.dish_link_url for r in _raw(far, 10)})
+
+        names = [recipe.dish.name for recipe in recipes]
+
+    assert first_read == expected
+    assert far.journal.most_concurrent() == expected
+    assert len(names) == 40
+    # Bounded: runs of 10, each of at most 6 distinct dishes.
+    assert len(_dish_requests(far)) <= 4 * 6
+
+
+def test_the_look_ahead_works_in_a_walk(far: RunningService) -> None:
+    with ServiceRoot(None, far.base_url, look_ahead=25) as root:
+        far.journal.clear()
+
+        names = [recipe.dish.name for recipe in root.recipes]
+        size = len(root.recipes)
+
+    assert len(names) == size
+    assert len(_dish_requests(far)) <= 2 * 6
+    assert far.journal.most_concurrent() >= 2
+
+
+def test_the_environment_variable_turns_the_look_ahead_on(
+    far: RunningService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(LOOK_AHEAD_VARIABLE, "10")
+    with ServiceRoot(None, far.base_url) as root:
+        recipes = root.recipes[:10]
+        far.journal.clear()
+
+        recipes[0].dish.name  # noqa: B018
+
+    assert len(_dish_requests(far)) > 1
+
+
+class _Raw:
+    def __init__(self, dish_link_url: str) -> None:
+        self.dish_link_url = dish_link_url
+
+
+def _raw(service: RunningService, count: int) -> list[_Raw]:
+    """The first ``count`` recipes as the server has them (read with urllib, not the client)."""
+    import json
+    from urllib.request import Request, urlopen
+
+    url = service.url(f"recipes?ws.size={count}")
+    with urlopen(Request(url, headers={"Accept": "application/json"}), timeout=10) as answer:
+        return [_Raw(e["dish_link"]) for e in json.load(answer)["entries"]]
