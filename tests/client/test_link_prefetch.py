@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from tests.lazr.lpservice import LoopbackServer
 
 from cookbook_service.testing import RunningService
-from wadlclient import EntryList, ServiceRoot, prefetch
+from wadlclient import SUN_WADL_MEDIA_TYPE, EntryList, ServiceRoot, prefetch
 from wadlclient.objects.links import LOOK_AHEAD_VARIABLE
 
 LATENCY_MS = 300
@@ -157,3 +158,23 @@ def _raw(service: RunningService, count: int) -> list[_Raw]:
     url = service.url(f"recipes?ws.size={count}")
     with urlopen(Request(url, headers={"Accept": "application/json"}), timeout=10) as answer:
         return [_Raw(e["dish_link"]) for e in json.load(answer)["entries"]]
+
+
+def test_a_dotted_path_follows_links_of_links_each_url_once(
+    launchpad_wadl_bytes: bytes,
+) -> None:
+    with LoopbackServer(launchpad_wadl_bytes) as server:
+        root = ServiceRoot(None, server.service_root, wadl_media_type=SUN_WADL_MEDIA_TYPE)
+        with root:
+            bugs = root.bugs[:3]
+            server.state.journal.clear()
+
+            prefetch(bugs, "owner.team_owner")
+            sent = [e.path for e in server.state.journal]
+            server.state.journal.clear()
+            team_owners = [bug.owner.team_owner.display_name for bug in bugs]
+
+    # Owners ada and alan, then their team owner grace: three distinct people.
+    assert sorted(sent) == ["/1.0/~ada", "/1.0/~alan", "/1.0/~grace"]
+    assert team_owners == ["Grace Hopper"] * 3
+    assert server.state.journal == []

@@ -89,6 +89,23 @@ def anonymous_signing(service_root: str, directory: str) -> dict[str, Any]:
     return {**result, "oauthlib_imported": "oauthlib" in sys.modules}
 
 
+def prefetched_owners(service_root: str, directory: str) -> dict[str, Any]:
+    """A launchpadlib script that asks for the bugs' owners together, then reads them."""
+    lp = Launchpad.login_anonymously(
+        "compat-test", service_root=service_root, launchpadlib_dir=directory, version="1.0"
+    )
+    bugs = lp.bugs[:3].prefetch("owner")
+    return {"owners": [bug.owner.name for bug in bugs]}
+
+
+def looked_ahead_owners(service_root: str, directory: str) -> dict[str, Any]:
+    """An unchanged loop reading each bug's owner (the look-ahead comes from the environment)."""
+    lp = Launchpad.login_anonymously(
+        "compat-test", service_root=service_root, launchpadlib_dir=directory, version="1.0"
+    )
+    return {"owners": [bug.owner.name for bug in lp.bugs[:3]]}
+
+
 def anonymous_short_timeout(service_root: str, directory: str) -> dict[str, Any]:
     """``anonymous`` with a one-second timeout, as a script facing a stalling network sets."""
     return anonymous(service_root, directory, timeout=1)
@@ -99,6 +116,8 @@ SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "anonymous_signing": anonymous_signing,
     "anonymous": anonymous,
     "anonymous_short_timeout": anonymous_short_timeout,
+    "prefetched_owners": prefetched_owners,
+    "looked_ahead_owners": looked_ahead_owners,
     "expired_token": expired_token,
 }
 

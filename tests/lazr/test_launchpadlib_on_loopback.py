@@ -20,10 +20,20 @@ SCENARIOS = Path(__file__).with_name("lp_scenarios.py")
 
 
 def run_scenario(
-    name: str, server: LoopbackServer, scratch: Path, *, stock: bool = False
+    name: str,
+    server: LoopbackServer,
+    scratch: Path,
+    *,
+    stock: bool = False,
+    env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run a scenario under wadlclient (or, ``stock``, on the real lazr.restfulclient)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(scratch)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(sys.path),
+        "HOME": str(scratch),
+        **(env or {}),
+    }
     runner = [] if stock else ["-m", "wadlclient.lazr_compat"]
     done = subprocess.run(
         [sys.executable, *runner, str(SCENARIOS), name, server.service_root, str(scratch)],
@@ -96,3 +106,37 @@ def test_an_anonymous_launchpadlib_login_signs_without_importing_oauthlib(
     assert result == {"people": ["ada", "alan", "grace"], "oauthlib_imported": False}
     assert launchpad_like.state.journal
     assert all(e.status == 200 and e.token is None for e in launchpad_like.state.journal)
+
+
+def _owner_reads(server: LoopbackServer) -> list[str]:
+    return [e.path for e in server.state.journal if e.path.startswith("/1.0/~")]
+
+
+def test_launchpadlib_collections_prefetch_links_on_wadlclient(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    result = run_scenario("prefetched_owners", launchpad_like, tmp_path)
+
+    assert result["owners"] == ["ada", "ada", "alan"]
+    assert sorted(_owner_reads(launchpad_like)) == ["/1.0/~ada", "/1.0/~alan"]
+
+
+def test_the_look_ahead_reaches_an_unchanged_launchpadlib_loop_through_the_environment(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    result = run_scenario(
+        "looked_ahead_owners", launchpad_like, tmp_path, env={"WADLCLIENT_LOOK_AHEAD": "10"}
+    )
+
+    assert result["owners"] == ["ada", "ada", "alan"]
+    # Without the look-ahead the loop reads ada's record twice, once per bug.
+    assert sorted(_owner_reads(launchpad_like)) == ["/1.0/~ada", "/1.0/~alan"]
+
+
+def test_without_the_look_ahead_the_loop_reads_each_link_as_it_goes(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    result = run_scenario("looked_ahead_owners", launchpad_like, tmp_path)
+
+    assert result["owners"] == ["ada", "ada", "alan"]
+    assert len(_owner_reads(launchpad_like)) == 3
