@@ -275,3 +275,72 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
 
     assert _cycle(graph) == ["a", "b", "c", "a"]
+
+
+def _graph(package: str) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports (every import: lazy, typing-only)."""
+    members = {m.importable: m for m in WADLCLIENT if package in (m.package, m.importable)}
+    graph: dict[str, set[str]] = {name: set() for name in members}
+    for name, module in members.items():
+        for imported in imports(module):
+            target = imported.target
+            if target in members and target != name:
+                graph[name].add(target)
+    return graph
+
+
+def rings(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import rings of a graph: its strongly connected parts of two modules or more."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                member = stack.pop()
+                part.append(member)
+                if member == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+PACKAGES = sorted({m.package for m in WADLCLIENT if m.name.endswith(".__init__")} - {""})
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_package_imports_in_a_ring(package: str) -> None:
+    """Inside a package too, data flows one way: no module imports back up (typing-only
+    and lazy imports included, since a ring of them is a ring of dependencies all the same).
+    The package's ``__init__`` may import its modules; none may import it back (but the
+    top-level package's command line and compatibility runner, which use its public API)."""
+    graph = _graph(package)
+    init = package
+    for name, targets in graph.items():
+        if name != init and package != "wadlclient":
+            assert init not in targets, f"{name} imports its own package {init}"
+    graph.pop(init, None)
+    for targets in graph.values():
+        targets.discard(init)
+    assert rings(graph) == []
+
+
+def test_the_ring_finder_finds_a_ring() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert rings(graph) == [["a", "b", "c"]]

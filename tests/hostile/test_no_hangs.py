@@ -12,7 +12,7 @@ from tests.hostile.server import Exchange, HostileServer, recipe
 from wadlclient import ServiceRoot
 from wadlclient.errors import ResponseError, ServerError, TransportTimeout
 from wadlclient.http import Transport
-from wadlclient.objects import pages
+from wadlclient.objects import paging
 
 #: A hostile chain is cut here by the server itself, so that today's code ends (wrongly) too.
 SERVER_GIVES_UP_AFTER = 60
@@ -80,7 +80,7 @@ def test_len_ends_with_an_error_on_a_page_that_links_to_itself(
 def test_len_of_a_chain_without_total_size_is_bounded(
     hostile: HostileServer, make_root: Callable[..., ServiceRoot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pages, "MAX_PAGES", 20, raising=False)
+    monkeypatch.setattr(paging, "MAX_PAGES", 20)
     root = make_root()
     hostile.routes["/1.0/recipes"] = _endless(hostile, per_page=1)
 
@@ -96,7 +96,7 @@ def test_empty_pages_that_advance_are_followed_up_to_the_page_bound(
     monkeypatch: pytest.MonkeyPatch,
     key: object,
 ) -> None:
-    monkeypatch.setattr(pages, "MAX_PAGES", 20, raising=False)
+    monkeypatch.setattr(paging, "MAX_PAGES", 20)
     root = make_root()
     hostile.routes["/1.0/recipes"] = _endless(hostile, per_page=0)
 

@@ -104,7 +104,7 @@ def test_mypy_strict_accepts_a_correct_script_and_reports_each_mistake(
     assert revealed(lines, good) == [
         "str",
         "decimal.Decimal",
-        "list[cookbook_typed.Recipe]",
+        "wadlclient.objects.links.EntryList[cookbook_typed.Recipe]",
         "wadlclient.objects.collection.Collection[cookbook_typed.Cookbook]",
     ]
     reported = errors(lines, bad)
@@ -153,7 +153,7 @@ def test_the_plain_api_types_index_slice_and_iteration(mypy_cache: Path, tmp_pat
     entry = "wadlclient.objects.entry.Entry"
     assert revealed(lines, script) == [
         entry,
-        f"list[{entry}]",
+        f"wadlclient.objects.links.EntryList[{entry}]",
         entry,
         entry,
         entry,

@@ -6,12 +6,14 @@ collections and named operations are attributes. Objects fetch lazily:
 reading a collection attribute, following a link to an entry, or looking
 an entry up with ``collection(key)`` sends nothing until data is needed.
 
-Modules: `session` (what the objects of one root share, and their
-factories), `resource`, `entry`, `collection` over `pages` (the page
-walker) and `prefetch` (pages fetched ahead), `links` (links of many
-entries fetched together), `operations`, `hosted`, `root`; `wire` holds the
-URL, media type and JSON helpers; `protocols` declares the public surfaces
-typed access builds on.
+Modules, in their one-way import order (tests/test_layers.py forbids
+rings, typing-only and lazy imports included): `resource` (and
+`SessionLike`, what a resource asks of its session), then `wire`, `links`
+(links of many entries fetched together), `entry`, `hosted`,
+`operations`; `paging` (what a page says), `prefetch` (pages fetched
+ahead) and `pages` (the page walker), then `collection`; `session` (what
+the objects of one root share, and their factories) and `root` on top.
+`protocols` declares the public surfaces typed access builds on.
 
 Thread safety: a service root may be used from several threads at once.
 Shared and safe: the schema (immutable, memoised under a lock), the

@@ -7,20 +7,17 @@ import json
 import sys
 import urllib.parse
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast, overload
+from typing import Any, ClassVar, Generic, cast, overload
 
 from wadlclient.errors import NotFound, ResponseError
 from wadlclient.http import Transport
 from wadlclient.objects.links import MAX_WORKERS, EntryList, group, grouped
 from wadlclient.objects.pages import Page, PageWalker, WalkPlan
 from wadlclient.objects.protocols import EntryT
-from wadlclient.objects.resource import Resource, fetch_now
+from wadlclient.objects.resource import Resource, SessionLike, fetch_now
 from wadlclient.objects.wire import page_url, start_of
 from wadlclient.schema import TypeInfo
 from wadlclient.wadl import fragment_of
-
-if TYPE_CHECKING:
-    from wadlclient.objects.session import Session
 
 __all__ = ["Collection", "CollectionPages", "page_of"]
 
@@ -172,7 +169,7 @@ class Collection(Resource, Generic[EntryT]):
 
     def __init__(
         self,
-        session: Session,
+        session: SessionLike,
         url: str,
         info: TypeInfo | None = None,
         first_page: dict[str, Any] | None = None,

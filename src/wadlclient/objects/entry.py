@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import urllib.parse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wadlclient.errors import ResponseError
 from wadlclient.http import HTTPResponse
-from wadlclient.objects.resource import Resource, ResourceState, url_of
+from wadlclient.objects.resource import Resource, ResourceState, SessionLike, url_of
 from wadlclient.objects.wire import media_type_of, to_json
 from wadlclient.schema import JSON_MEDIA_TYPE, FieldKind, TypeInfo
-
-if TYPE_CHECKING:
-    from wadlclient.objects.session import Session
 
 __all__ = ["Entry"]
 
@@ -42,7 +39,7 @@ class Entry(Resource):
 
     def __init__(
         self,
-        session: Session,
+        session: SessionLike,
         url: str,
         info: TypeInfo | None = None,
         data: dict[str, Any] | None = None,

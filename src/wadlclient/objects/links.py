@@ -105,7 +105,8 @@ def _fetch_links(entries: Sequence[Resource], name: str, workers: int) -> list[R
 
 
 def _target_for(entry: Resource, descriptor: Field, url: str) -> Resource:
-    return session_of(entry).entry(url, descriptor.link_type)
+    target: Resource = session_of(entry).entry(url, descriptor.link_type)
+    return target
 
 
 def _fetch_all(targets: list[Resource], workers: int) -> list[bool]:

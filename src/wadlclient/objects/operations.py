@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wadlclient.errors import ResponseError
 from wadlclient.http import HTTPResponse
-from wadlclient.objects.resource import Resource, url_of
+from wadlclient.objects.resource import Resource, SessionLike, url_of
 from wadlclient.objects.wire import media_type_of, to_json
 from wadlclient.schema import JSON_MEDIA_TYPE
 from wadlclient.wadl import Method, Param, fragment_of
-
-if TYPE_CHECKING:
-    from wadlclient.objects.session import Session
 
 __all__ = ["NamedOperation", "multipart_body", "request_body"]
 
@@ -41,7 +38,7 @@ class NamedOperation:
 
     def __init__(
         self,
-        session: Session,
+        session: SessionLike,
         resource: Resource,
         name: str,
         method: Method,

@@ -28,7 +28,7 @@ from collections.abc import Callable, Generator
 from concurrent.futures import Future
 from typing import Any
 
-from wadlclient.objects.pages import Page, PageGuard, PageSource, WalkPlan
+from wadlclient.objects.paging import Page, PageGuard, PageSource, WalkPlan
 
 __all__ = ["pages_after"]
 

@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 
 if TYPE_CHECKING:
+    from wadlclient.objects.links import EntryList
     from wadlclient.objects.resource import Resource
 
 __all__ = ["CollectionLike", "EntryLike", "EntryT", "RootLike"]
@@ -63,7 +64,7 @@ class CollectionLike(Protocol[EntryT]):
     @overload
     def __getitem__(self, key: int) -> EntryT: ...
     @overload
-    def __getitem__(self, key: slice) -> list[EntryT]: ...
+    def __getitem__(self, key: slice) -> EntryList[EntryT]: ...
     @overload
     def __getitem__(self, key: str) -> EntryT: ...
     def __call__(self, key: object) -> EntryT: ...

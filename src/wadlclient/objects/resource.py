@@ -23,14 +23,15 @@ from wadlclient.schema import CONVERSION_ERRORS, REDACTED_VALUE, Field, FieldKin
 from wadlclient.wadl import Method, fragment_of
 
 if TYPE_CHECKING:
-    from wadlclient.objects.operations import NamedOperation
-    from wadlclient.objects.session import Session
+    from wadlclient.http import Transport
+    from wadlclient.schema import Schema
 
 __all__ = [
     "REDACTED_MESSAGE",
     "Resource",
     "ResourceState",
     "ServiceRootResource",
+    "SessionLike",
     "attach",
     "fetch_now",
     "session_of",
@@ -42,6 +43,47 @@ REDACTED_MESSAGE = (
     "You tried to access a resource that you don't have the server-side permission to see."
 )
 _MISSING: Any = object()
+
+
+class SessionLike(Protocol):
+    """What a resource asks of its service root's session (`wadlclient.objects.session.Session`).
+
+    Declared here, below every object class, so that resources, entries,
+    collections and operations depend on this surface and not on the
+    module that makes them: the object layer imports one way.
+    """
+
+    @property
+    def transport(self) -> Transport: ...
+    @property
+    def schema(self) -> Schema: ...
+    @property
+    def root_url(self) -> str: ...
+    @property
+    def root_type(self) -> str | None: ...
+    @property
+    def look_ahead(self) -> int: ...
+
+    def entry(self, url: str, type_id: str | None, data: dict[str, Any] | None = None) -> Any:
+        """The entry at ``url`` (an `Entry` or a registered subclass)."""
+
+    def collection(
+        self,
+        url: str,
+        type_id: str | None,
+        first_page: dict[str, Any] | None = None,
+        entry_type: str | None = None,
+    ) -> Any:
+        """The collection at ``url`` (a `Collection` or a registered subclass)."""
+
+    def hosted_file(self, url: str) -> Any:
+        """The hosted file at ``url``."""
+
+    def operation(self, resource: Resource, name: str, method: Method, on_write: Any) -> Any:
+        """The named operation ``name`` of ``resource``."""
+
+    def load(self, url: str) -> Resource:
+        """The resource at ``url``, fetched now."""
 
 
 class ResourceState(NamedTuple):
@@ -56,7 +98,7 @@ def url_of(resource: Resource) -> str:
     return resource._url
 
 
-def session_of(resource: Resource) -> Session:
+def session_of(resource: Resource) -> SessionLike:
     """The session of the service root a resource belongs to."""
     return resource._session
 
@@ -101,7 +143,7 @@ class Resource:
 
     __slots__ = ("_group", "_linked", "_session", "_state", "_url")
 
-    _session: Session
+    _session: SessionLike
     _url: str
     _state: ResourceState
     #: Link targets fetched ahead, by link key (None: none).
@@ -111,7 +153,7 @@ class Resource:
 
     def __init__(
         self,
-        session: Session,
+        session: SessionLike,
         url: str,
         info: TypeInfo | None = None,
         data: dict[str, Any] | None = None,
@@ -169,7 +211,7 @@ class Resource:
                 info = TypeInfo(id=None, described=False)
         return info
 
-    def _operation(self, name: str, method: Method) -> NamedOperation:
+    def _operation(self, name: str, method: Method) -> Any:
         return self._session.operation(self, name, method, self._operation_wrote)
 
     def _operation_wrote(self, moved_to: str | None) -> None:
