@@ -363,14 +363,14 @@ def main(argv: list[str] | None = None) -> int:
     for section in extra_sections:
         print(section)
     if args.results:
-        analysis = "\n".join(extra_sections)
-        analysis += args.analysis.read_text() if args.analysis else ""
+        analysis = args.analysis.read_text() if args.analysis else ""
         facts = [
             ("load average (1/5/15 min) at start", load_before),
             ("load average (1/5/15 min) at end", report.load_average()),
             ("run time", f"{elapsed:.0f} s"),
         ]
-        report.write_markdown(args.results, plan, rows, analysis, facts)
+        leading = "\n".join(extra_sections)
+        report.write_markdown(args.results, plan, rows, analysis, facts, leading=leading)
         print(f"wrote {args.results}")
     if args.chart:
         report.write_chart(args.chart, rows)
