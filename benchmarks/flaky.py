@@ -18,10 +18,8 @@ within minutes: the count of failed operations does not depend on it.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.clients import make_driver
-from benchmarks.config import OURS, REPO_ROOT, THEIRS, ServiceSpec, measured_env
+from benchmarks.config import OURS, THEIRS, ServiceSpec
 from benchmarks.faultproxy import STALL, FaultPlan, FaultProxy
+from benchmarks.sections import run_child, section_main
 from benchmarks.services import cookbook_service
 from benchmarks.worker import recipe_ids
 
@@ -89,15 +88,7 @@ def workload(client: str, base_url: str, sizes: dict[str, Any]) -> dict[str, Any
 
 
 def _child(client: str, base_url: str, sizes: dict[str, Any]) -> dict[str, Any]:
-    command = [sys.executable, "-m", "benchmarks.flaky", "--child", client, base_url,
-               json.dumps(sizes)]  # fmt: skip
-    done = subprocess.run(
-        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800, check=False,
-        env=measured_env(),
-    )  # fmt: skip
-    if done.returncode != 0:
-        raise RuntimeError(f"flaky/{client}: child exited {done.returncode}: {done.stderr[-1500:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = run_child("benchmarks.flaky", client, base_url, json.dumps(sizes))
     return result
 
 
@@ -155,23 +146,15 @@ def markdown(outcomes: dict[str, dict[str, Outcome]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _child_main(client: str, base_url: str, sizes: str) -> dict[str, Any]:
+    return workload(client, base_url, json.loads(sizes))
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.flaky", description=__doc__)
-    parser.add_argument("--smoke", action="store_true")
-    parser.add_argument("--markdown", type=Path)
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.child:
-        client, base_url, sizes = args.child
-        print(json.dumps(workload(client, base_url, json.loads(sizes))))
-        return 0
-    with tempfile.TemporaryDirectory() as scratch:
-        outcomes = measure(Path(scratch), smoke=args.smoke)
-    text = markdown(outcomes)
-    print(text)
-    if args.markdown:
-        args.markdown.write_text(text)
-    return 0
+    return section_main(
+        argv, prog="python -m benchmarks.flaky", doc=__doc__, child_args=3, child=_child_main,
+        measure=measure, markdown=markdown,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -19,10 +19,7 @@ calls `measure` for the ``latency`` key.
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +29,8 @@ from typing import Any
 
 import httpx
 
-from benchmarks.config import REPO_ROOT, ServiceSpec, measured_env
+from benchmarks.config import ServiceSpec
+from benchmarks.sections import run_child, section_main
 from benchmarks.services import cookbook_service
 
 LATENCIES = (50, 150)
@@ -98,15 +96,8 @@ def child(row: str, client: str, base_url: str, samples: int) -> list[dict[str, 
 
 
 def _run_child(row: str, client: str, base_url: str, samples: int) -> list[Sample]:
-    command = [sys.executable, "-m", "benchmarks.latency", "--child", row, client, base_url,
-               str(samples)]  # fmt: skip
-    done = subprocess.run(
-        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800, check=False,
-        env=measured_env(),
-    )  # fmt: skip
-    if done.returncode != 0:
-        raise RuntimeError(f"latency/{row}/{client}: child failed: {done.stderr[-1500:]}")
-    return [Sample(**s) for s in json.loads(done.stdout.strip().splitlines()[-1])]
+    got = run_child("benchmarks.latency", row, client, base_url, str(samples))
+    return [Sample(**sample) for sample in got]
 
 
 def measure(scratch: Path, smoke: bool = False) -> dict[tuple[int, str, str], list[Sample]]:
@@ -156,23 +147,15 @@ def markdown(results: dict[tuple[int, str, str], list[Sample]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _child_main(row: str, client: str, base_url: str, samples: str) -> list[dict[str, float]]:
+    return child(row, client, base_url, int(samples))
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.latency", description=__doc__)
-    parser.add_argument("--smoke", action="store_true")
-    parser.add_argument("--markdown", type=Path)
-    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.child:
-        row, client, base_url, samples = args.child
-        print(json.dumps(child(row, client, base_url, int(samples))))
-        return 0
-    with tempfile.TemporaryDirectory() as scratch:
-        results = measure(Path(scratch), smoke=args.smoke)
-    text = markdown(results)
-    print(text)
-    if args.markdown:
-        args.markdown.write_text(text)
-    return 0
+    return section_main(
+        argv, prog="python -m benchmarks.latency", doc=__doc__, child_args=4, child=_child_main,
+        measure=measure, markdown=markdown,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":
