@@ -21,10 +21,13 @@ from wadlclient.auth import (
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import (
     BadRequest,
+    CacheError,
     ClientError,
     Conflict,
     ConnectError,
     ConnectionDropped,
+    CredentialsError,
+    CredentialsFileError,
     Gone,
     HTTPError,
     MethodNotAllowed,
@@ -36,9 +39,10 @@ from wadlclient.errors import (
     TransportError,
     TransportTimeout,
     Unauthorized,
+    UnexpectedResponseError,
     WADLError,
 )
-from wadlclient.http import Retry, Timeout
+from wadlclient.http import BodyTooLarge, InvalidURL, Retry, Timeout
 from wadlclient.objects import (
     Collection,
     CollectionLike,
@@ -72,6 +76,8 @@ __all__ = [
     "AccessToken",
     "BadRequest",
     "BasicHttpAuthorizer",
+    "BodyTooLarge",
+    "CacheError",
     "ClientError",
     "Collection",
     "CollectionLike",
@@ -79,6 +85,8 @@ __all__ = [
     "ConnectError",
     "ConnectionDropped",
     "Consumer",
+    "CredentialsError",
+    "CredentialsFileError",
     "Entry",
     "EntryLike",
     "EntryList",
@@ -87,6 +95,7 @@ __all__ = [
     "HTTPError",
     "HostedFile",
     "HttpAuthorizer",
+    "InvalidURL",
     "MethodNotAllowed",
     "NamedOperation",
     "NotFound",
@@ -103,6 +112,7 @@ __all__ = [
     "TransportError",
     "TransportTimeout",
     "Unauthorized",
+    "UnexpectedResponseError",
     "WADLError",
     "__version__",
     "install_as_lazr_restfulclient",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
@@ -19,12 +20,13 @@ from typing import Any, ClassVar
 
 from wadlclient.auth import BasicHttpAuthorizer
 from wadlclient.cache import HTTPCache
-from wadlclient.errors import HTTPError, ResponseError, WADLError
+from wadlclient.errors import HTTPError, NotFound, ResponseError, WADLError
 from wadlclient.http import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_BODY,
     RETRY_METHODS,
     RETRY_STATUSES,
+    InvalidURL,
     Retry,
     Transport,
 )
@@ -53,6 +55,35 @@ _NOT_THE_MEDIA_TYPE = frozenset({401, *RETRY_STATUSES})
 _DEFAULT_ROOT_TYPE = "service-root"
 
 CacheArgument = str | bytes | os.PathLike[str] | HTTPCache | None
+
+
+#: A path segment that names a version of a lazr.restful service ("1.0", "beta", "devel").
+_VERSION_SEGMENT = re.compile(r"\d+(\.\d+)*|beta|devel")
+
+
+def check_service_address(service_root: str) -> None:
+    """Refuse, naming it, a service address that is not an absolute http(s) URL."""
+    if not isinstance(service_root, str):
+        raise TypeError(f"the service address must be a str, not {type(service_root).__name__}")
+    parts = urllib.parse.urlsplit(service_root)
+    if parts.scheme in ("http", "https") and parts.hostname:
+        return
+    example = f"http://{service_root}" if not parts.scheme or not parts.netloc else service_root
+    raise InvalidURL(
+        f"{service_root!r} is not a service address: give an absolute http(s) URL, "
+        f"such as {example.rstrip('/') + '/'!r}"
+    )
+
+
+def _version_hint(service_root: str, version: str | None) -> str:
+    """A hint when the address already ends in a version segment and a version was added."""
+    last = service_root.rstrip("/").rpartition("/")[2]
+    if version is None or not _VERSION_SEGMENT.fullmatch(last):
+        return ""
+    return (
+        f"{service_root} already ends in a version ({last}); pass version=None, "
+        f"or drop /{last}/ from the address"
+    )
 
 
 def split_user_info(service_root: str, authorizer: Any) -> tuple[str, Any]:
@@ -189,6 +220,7 @@ class ServiceRoot(Resource):
         retry: Retry | None = None,
         look_ahead: int | None = None,
     ) -> None:
+        check_service_address(service_root)
         service_root, authorizer = split_user_info(service_root, authorizer)
         if look_ahead is None:
             look_ahead = look_ahead_from_env()
@@ -219,6 +251,10 @@ class ServiceRoot(Resource):
             if not isinstance(document, dict):
                 raise ResponseError(f"{url} did not serve a JSON object for the service root")
             logger.debug("%s: the service root (application/json)", url)
+        except NotFound as error:
+            self._close(transport)
+            error.note = _version_hint(service_root, version) or error.note
+            raise
         except BaseException:
             self._close(transport)
             raise
