@@ -68,7 +68,7 @@ def test_rule_5_reading_a_scoped_collection_attribute_sends_nothing(
 
     recipes = dish.recipes
 
-    assert repr(recipes).startswith("<recipe-page-resource collection")
+    assert repr(recipes) == f"<recipe collection at {dish.self_link}/recipes>"
     assert wire(service) == []
 
 

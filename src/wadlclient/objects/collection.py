@@ -141,6 +141,10 @@ class CollectionPages:
         return value
 
 
+#: How lazr.restful ends the WADL id of a page of entries of a type.
+_PAGE_TYPE_SUFFIX = "-page-resource"
+
+
 class Collection(Resource, Generic[EntryT]):
     """A paged list of entries: ``len()``, iteration, ``[i]``, ``[start:stop:step]``, ``(key)``.
 
@@ -196,9 +200,17 @@ class Collection(Resource, Generic[EntryT]):
         return self._operation(name, method)
 
     def _describe(self) -> str:
+        """``recipes collection at <url>``: not a page type's WADL id, its entries' type.
+
+        lazr.restful names the type of a scoped collection or an
+        operation's result ``<entry>-page-resource``: an id of the WADL, not
+        a name a reader knows.
+        """
         info = self._state.info
-        kind = info.id if info is not None and info.id else "collection"
-        return f"{kind} collection at {self._url}"
+        kind = info.id if info is not None and info.id else None
+        if kind is None or kind == "collection" or kind.endswith(_PAGE_TYPE_SUFFIX):
+            kind = self._entry_type
+        return f"{kind} collection at {self._url}" if kind else f"collection at {self._url}"
 
     def _plan(self) -> WalkPlan:
         return WalkPlan(self.ITERATION_PAGE_SIZE, self.PREFETCH_DEPTH, self._url)
