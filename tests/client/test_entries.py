@@ -377,3 +377,16 @@ def test_an_entry_from_a_page_looked_up_by_id_is_fetched_in_full(
         200,
     )
     assert again == recipe
+
+
+def test_a_value_outside_the_wadls_options_is_refused_before_anything_is_sent(
+    root: ServiceRoot, service: RunningService
+) -> None:
+    cookbook = root.cookbooks[0]
+    clear_journal(service)
+
+    with pytest.raises(ValueError, match=r"cuisine .* may only be one of .*'Française'.*not 'Klingon'"):
+        cookbook.cuisine = "Klingon"
+
+    cookbook.lp_save()
+    assert wire(service) == []

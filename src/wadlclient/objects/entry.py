@@ -60,6 +60,13 @@ class Entry(Resource):
         descriptor = self._info().fields.get(name)
         if descriptor is None or descriptor.kind not in _SETTABLE:
             raise AttributeError(f"{self._describe()} has no field {name!r} that can be set")
+        options = descriptor.options
+        if options and value is not None and value not in options:
+            # The WADL lists the values; the server would refuse any other with a 400.
+            raise ValueError(
+                f"{name} of {self._describe()} may only be one of {', '.join(map(repr, options))}"
+                f", not {value!r}"
+            )
         self._dirty[name] = value
 
     def _operation_wrote(self, moved_to: str | None) -> None:
