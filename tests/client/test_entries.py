@@ -385,7 +385,8 @@ def test_a_value_outside_the_wadls_options_is_refused_before_anything_is_sent(
     cookbook = root.cookbooks[0]
     clear_journal(service)
 
-    with pytest.raises(ValueError, match=r"cuisine .* may only be one of .*'Française'.*not 'Klingon'"):
+    refused = r"cuisine .* may only be one of .*'Française'.*not 'Klingon'"
+    with pytest.raises(ValueError, match=refused):
         cookbook.cuisine = "Klingon"
 
     cookbook.lp_save()
