@@ -68,6 +68,7 @@ LAYERS: dict[str, Rule] = {
     "wadlclient.lazr": Rule(("wadlclient",)),
     "wadlclient.lazr_compat": Rule(("wadlclient",)),
     "wadlclient.cli": Rule(("wadlclient",)),
+    "wadlclient.__main__": Rule(("wadlclient.cli",)),
     "wadlclient.__init__": Rule(("wadlclient",)),
 }
 

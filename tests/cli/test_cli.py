@@ -61,3 +61,16 @@ def test_basic_credentials_come_from_the_environment(
 
     assert status == 0
     assert [e.auth_scheme for e in service.journal.entries()] == ["Basic", "Basic"]
+
+
+def test_python_dash_m_wadlclient_runs_the_command_line() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "wadlclient", "--version"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("wadlclient ")
