@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import runpy
 import sys
@@ -16,15 +17,28 @@ _USAGE = "usage: python -m wadlclient.lazr_compat (script.py | -m module) [args.
 
 
 def main(argv: list[str]) -> int:
-    """Install the compatibility modules, then run the script or module as ``__main__``."""
-    if not argv or argv[0] in ("-h", "--help") or (argv[0] == "-m" and len(argv) < 2):
+    """Install the compatibility modules, then run the script or module as ``__main__``.
+
+    Exit statuses: 0 for ``--help``; 2, with one line on stderr, for a
+    missing or unknown script or module (as ``python`` itself says it).
+    """
+    if argv and argv[0] in ("-h", "--help"):
+        print(f"{_USAGE}\n\n{__doc__.strip().splitlines()[0]}")
+        return 0
+    if not argv or (argv[0] == "-m" and len(argv) < 2):
         print(_USAGE, file=sys.stderr)
         return 2
     install_as_lazr_restfulclient()
     if argv[0] == "-m":
+        if importlib.util.find_spec(argv[1].partition(".")[0]) is None:
+            print(f"python -m wadlclient.lazr_compat: no module named {argv[1]!r}", file=sys.stderr)
+            return 2
         sys.argv = argv[1:]
         runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
     else:
+        if not os.path.isfile(argv[0]):
+            print(f"python -m wadlclient.lazr_compat: can't open file {argv[0]!r}", file=sys.stderr)
+            return 2
         sys.argv = argv[:]
         # As ``python script.py`` does: the script's directory comes first on the path.
         sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))

@@ -85,6 +85,27 @@ def test_runner_without_a_script_prints_its_usage() -> None:
     assert "usage: python -m wadlclient.lazr_compat" in done.stderr
 
 
+def test_runner_help_exits_zero_with_its_usage_on_stdout() -> None:
+    done = run_python("-m", "wadlclient.lazr_compat", "--help")
+    assert done.returncode == 0
+    assert "usage: python -m wadlclient.lazr_compat" in done.stdout
+
+
+def test_runner_names_a_missing_script_in_one_line_without_a_traceback(tmp_path: Path) -> None:
+    done = run_python("-m", "wadlclient.lazr_compat", str(tmp_path / "nosuch.py"))
+    assert done.returncode == 2
+    assert "can't open file" in done.stderr and "nosuch.py" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_runner_names_a_missing_module_in_one_line_without_a_traceback() -> None:
+    done = run_python("-m", "wadlclient.lazr_compat", "-m", "no_such_module_here")
+    assert done.returncode == 2
+    assert "no module named 'no_such_module_here'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_lazr_restfulclient_resolves_when_no_lazr_package_is_installed() -> None:
     code = textwrap.dedent("""
         import sys
