@@ -16,6 +16,7 @@ Credentials, stored in the database file given with ``--db``::
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 from collections.abc import Sequence
 
@@ -91,6 +92,12 @@ def _parser() -> argparse.ArgumentParser:
             help="answer GET /_journal with the requests and bytes answered "
             "(DELETE /_journal starts counting again)",
         )
+        target.add_argument(
+            "--access-log",
+            action="store_true",
+            default=default(False),
+            help="print a line per request on standard output (client, method, path, status)",
+        )
 
     serve_options(parser, defaults=True)
     serve_options(
@@ -144,15 +151,46 @@ def _serve(args: argparse.Namespace) -> int:
         latency_ms=args.latency_ms,
         journal_endpoint=args.journal_endpoint,
     )
-    print(
-        f"cookbook service on http://{args.host}:{args.port}/1.0/ (auth {args.auth})",
-        file=sys.stderr,
+    try:
+        listening = _listen(args.host, args.port)
+    except OSError as error:
+        store.close()
+        print(
+            f"cookbook service: cannot listen on {args.host}:{args.port}: {error.strerror or error}"
+            " (another program has the port? pick another with --port)",
+            file=sys.stderr,
+        )
+        return 1
+    # Announced once the socket listens, so the address printed is one being served.
+    port = listening.getsockname()[1]
+    print(f"cookbook service on http://{args.host}:{port}/1.0/ (auth {args.auth})", file=sys.stderr)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(store, config),
+            log_level="info" if args.access_log else "warning",
+            access_log=args.access_log,
+        )
     )
     try:
-        uvicorn.run(create_app(store, config), host=args.host, port=args.port, log_level="warning")
+        server.run(sockets=[listening])
     finally:
+        listening.close()
         store.close()
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port``."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen(128)
+    except OSError:
+        listening.close()
+        raise
+    return listening
 
 
 if __name__ == "__main__":

@@ -1,0 +1,66 @@
+"""``python -m cookbook_service``: it announces only an address it serves, and can log requests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import urllib.request
+
+
+def _command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cookbook_service", "--host", "127.0.0.1", *args]
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+
+
+def test_a_taken_port_is_one_clear_line_and_no_banner() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+
+        done = subprocess.run(
+            _command("--port", str(port)), capture_output=True, text=True, timeout=60,
+            check=False, env=_env(),
+        )  # fmt: skip
+
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "cookbook service on" not in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_banner_comes_once_listening_and_the_access_log_shows_requests() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        _command("--port", str(port), "--access-log"),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+    )  # fmt: skip
+    # A line that never comes must not hang the suite: the server is killed, the read ends.
+    watchdog = threading.Timer(30, process.kill)
+    watchdog.start()
+    try:
+        assert process.stderr is not None
+        banner = process.stderr.readline()
+        assert banner.startswith(f"cookbook service on http://127.0.0.1:{port}/1.0/")
+        # Served as soon as announced.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/1.0/", timeout=10) as answer:
+            assert answer.status == 200
+        # uvicorn's access log goes to standard output, a line per request.
+        assert process.stdout is not None
+        access = process.stdout.readline()
+        assert '"GET /1.0/ HTTP/1.1" 200' in access, access
+    finally:
+        watchdog.cancel()
+        process.terminate()
+        process.wait(timeout=10)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
