@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test test-launchpadlib lint docs package bench bench-smoke venv clean
+.PHONY: demo test test-launchpadlib test-restfulclient lint docs package bench bench-smoke venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,10 +29,15 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 	$(BIN)/python -m tests.lazr.launchpadlib_suite
+	$(BIN)/python -m tests.lazr.restfulclient_suite
 
 # launchpadlib's own test suite, with wadlclient installed as lazr.restfulclient.
 test-launchpadlib: $(STAMP)
 	$(BIN)/python -m tests.lazr.launchpadlib_suite
+
+# lazr.restfulclient's own test suite (its tests and doctests), on wadlclient.
+test-restfulclient: $(STAMP)
+	$(BIN)/python -m tests.lazr.restfulclient_suite
 
 docs: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site

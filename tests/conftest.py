@@ -9,10 +9,12 @@ beside the clone (as in CI), then ``/work/shared``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from benchmarks.config import launchpad_wadl_path as _launchpad_wadl_path
+from tests.realservice.lazr_example import LazrExample
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +27,17 @@ def launchpad_wadl_path() -> Path:
 def launchpad_wadl_bytes(launchpad_wadl_path: Path) -> bytes:
     """The Launchpad WADL's bytes, read once per session."""
     return launchpad_wadl_path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def lazr_example_one_per_page() -> Iterator[LazrExample]:
+    """lazr.restful's example service serving one recipe per page (its private one empties one)."""
+    with LazrExample(batch_size=1) as service:
+        yield service
+
+
+@pytest.fixture(scope="module")
+def lazr_example() -> Iterator[LazrExample]:
+    """lazr.restful's example service as it ships (pages of five)."""
+    with LazrExample() as service:
+        yield service

@@ -46,11 +46,12 @@ __all__ = [
     "SCHEMAS",
     "SUN_WADL_MEDIA_TYPE",
     "WADL_MEDIA_TYPES",
-        "Field",
+    "Field",
     "FieldKind",
     "Schema",
     "SchemaMemo",
     "TypeInfo",
+    "converter_for",
     "schema_for",
 ]
 
@@ -130,6 +131,11 @@ _CONVERTERS: dict[str, Callable[[Any], Any]] = {
     "long": _to_int,
     "short": _to_int,
 }
+
+
+def converter_for(xsd_type: str) -> Callable[[Any], Any] | None:
+    """The converter fields of this XML Schema type (``"date"``, ``"decimal"``...) get, if any."""
+    return _CONVERTERS.get(xsd_type)
 
 
 # --------------------------------------------------------------------------

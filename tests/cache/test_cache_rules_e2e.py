@@ -330,6 +330,6 @@ def test_request_log_says_stored_fresh_and_revalidated(
     )
 
     lines = [r.getMessage() for r in caplog.records if r.name == "wadlclient.http"]
-    dispositions = [line.rsplit("(cache: ", 1)[1].rstrip(")") for line in lines]
+    dispositions = [line.rsplit("(cache: ", 1)[1].split(")")[0] for line in lines]
     assert dispositions == ["stored"] * 2 + ["fresh"] * 2 + ["revalidated"] * 2
     assert all("/devel/" in line for line in lines)

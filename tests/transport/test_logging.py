@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
 
@@ -11,8 +12,25 @@ from wadlclient.errors import NotFound
 LOGGER = "wadlclient.http"
 
 
+_TOOK = re.compile(r" in \d+\.\d{3} s$")
+
+
 def _messages(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == LOGGER]
+    """The log lines, each exchange's time (`` in 0.004 s``) left out."""
+    return [_TOOK.sub("", r.getMessage()) for r in caplog.records if r.name == LOGGER]
+
+
+def test_an_exchange_line_says_how_long_the_call_took(scripted, make_transport, caplog):
+    caplog.set_level(logging.DEBUG, logger=LOGGER)
+    transport = make_transport()
+    url = scripted.url + "/slow?seconds=0.2"
+
+    transport.request("GET", url)
+
+    [line] = [r.getMessage() for r in caplog.records if r.name == LOGGER]
+    took = re.fullmatch(rf"GET {re.escape(url)} -> 200 \(cache: none\) in (\d+\.\d{{3}}) s", line)
+    assert took is not None, line
+    assert 0.2 <= float(took.group(1)) < 30
 
 
 def test_an_exchange_is_logged_with_method_url_status_and_cache(

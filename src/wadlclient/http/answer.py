@@ -31,6 +31,7 @@ from http.client import (
 
 from wadlclient.errors import ConnectionDropped, TransportError, TransportTimeout
 from wadlclient.http.connection import Connection
+from wadlclient.http.trace import WireTrace
 from wadlclient.http.wire import BodyTooLarge
 
 __all__ = ["Answer", "DeadlineReader", "close_answer", "read_body", "read_error", "read_some"]
@@ -71,8 +72,15 @@ class Answer:
     connection cannot carry another exchange.
     """
 
-    def __init__(self, sock: socket.socket, method: str, deadline: float | None) -> None:
+    def __init__(
+        self,
+        sock: socket.socket,
+        method: str,
+        deadline: float | None,
+        trace: WireTrace | None = None,
+    ) -> None:
         self._file = io.BufferedReader(DeadlineReader(sock, deadline))
+        self._trace = trace
         self._method = method
         self.status = 0
         self.reason = ""
@@ -90,6 +98,9 @@ class Answer:
             self._header_lines()
             version, self.status, self.reason = self._status_line()
         self.headers = self._header_lines()
+        if self._trace is not None:
+            for name, value in self.headers:
+                self._trace.header(name, value)
         self._frame(version)
 
     def read(self, amount: int | None = None) -> bytes:
@@ -123,6 +134,8 @@ class Answer:
 
     def _status_line(self) -> tuple[str, int, str]:
         line = self._line("status line")
+        if self._trace is not None:
+            self._trace.status_line(line)
         if not line:
             raise RemoteDisconnected("Remote end closed connection without response")
         parts = line.decode("iso-8859-1").split(None, 2)

@@ -8,6 +8,7 @@ made; these steps know the cache and the caller, never the wire.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Mapping
 
 from wadlclient.errors import TransportError, UnexpectedResponseError, error_for
@@ -40,6 +41,7 @@ def prepare(
     cache; else a stored entry is served while fresh, or its validators
     make the request conditional.
     """
+    began = time.monotonic()
     check_url(method, url)
     if isinstance(body, str):
         body = body.encode("utf-8")
@@ -54,11 +56,12 @@ def prepare(
     cached = None if caller_conditional else cache_policy.lookup(cache, method, url, accept)
     if cached is not None and cache is not None:
         if cached.is_fresh(cache.clock()):
-            log_exchange(method, url, cached.status, CacheOutcome.FRESH.value)
+            log_exchange(method, url, cached.status, CacheOutcome.FRESH.value, began)
             return from_cached(cached, url)
         for name, value in cached.validators().items():
             sent[name] = value
-    return Request(method, url, sent, body), CacheUse(cache, accept, cached, caller_conditional)
+    use = CacheUse(cache, accept, cached, caller_conditional, began)
+    return Request(method, url, sent, body), use
 
 
 def give_answer(
@@ -72,26 +75,26 @@ def give_answer(
     cache, cached, accept = use.cache, use.cached, use.accept
     if status == 304:
         if use.caller_conditional:
-            log_exchange(method, url, status, CacheOutcome.BYPASS.value)
+            log_exchange(method, url, status, CacheOutcome.BYPASS.value, use.began)
             return wrap(response, not_modified=True)
         if cached is not None and cache is not None:
             refreshed = cache.refresh(url, accept, response, cached)
-            log_exchange(method, url, status, CacheOutcome.REVALIDATED.value)
+            log_exchange(method, url, status, CacheOutcome.REVALIDATED.value, use.began)
             return from_cached(refreshed if refreshed is not None else cached, url)
-        log_exchange(method, url, status, CacheOutcome.UNEXPECTED.value)
+        log_exchange(method, url, status, CacheOutcome.UNEXPECTED.value, use.began)
         raise UnexpectedResponseError(response, response.content)
     error = error_for(response, response.content, method)
     if error is None and 300 <= status < 400 and follow_redirects:
         # A redirect without a Location, or a 300/305: nothing to follow.
         error = UnexpectedResponseError(response, response.content)
     if error is not None:
-        log_exchange(method, response.url, status, CacheOutcome.NONE.value)
+        log_exchange(method, response.url, status, CacheOutcome.NONE.value, use.began)
         raise error
     if cache is not None:
         outcome = cache_policy.update(cache, method, url, accept, response, cached is not None)
     else:
         outcome = CacheOutcome.BYPASS if has_cache else CacheOutcome.NONE
-    log_exchange(method, response.url, status, outcome.value)
+    log_exchange(method, response.url, status, outcome.value, use.began)
     return wrap(response)
 
 

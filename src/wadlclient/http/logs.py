@@ -1,11 +1,14 @@
 """The ``wadlclient.http`` log: one DEBUG line per exchange and redirect, WARNING per retry.
 
-Header values and bodies are never logged.
+A line per call: method, URL, status, what the cache did and how long the
+call took (retries and redirects included). Header values and bodies are
+never logged.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
 from wadlclient.errors import ConnectError, ConnectionDropped, TransportError, TransportTimeout
 
@@ -14,10 +17,11 @@ __all__ = ["describe", "log_exchange", "logger"]
 logger = logging.getLogger("wadlclient.http")
 
 
-def log_exchange(method: str, url: str, status: int, outcome: str) -> None:
-    """``GET <url> -> 200 (cache: stored)``."""
+def log_exchange(method: str, url: str, status: int, outcome: str, began: float) -> None:
+    """``GET <url> -> 200 (cache: stored) in 0.012 s`` (``began``: the call's monotonic start)."""
     if logger.isEnabledFor(logging.DEBUG):
-        logger.debug("%s %s -> %d (cache: %s)", method, url, status, outcome)
+        seconds = time.monotonic() - began
+        logger.debug("%s %s -> %d (cache: %s) in %.3f s", method, url, status, outcome, seconds)
 
 
 def describe(error: TransportError) -> str:

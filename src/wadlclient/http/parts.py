@@ -55,6 +55,8 @@ class CacheUse(NamedTuple):
     accept: str
     cached: Cached | None
     caller_conditional: bool
+    #: When the call began (``time.monotonic()``), for its log line.
+    began: float
 
 
 class Authorizer(Protocol):

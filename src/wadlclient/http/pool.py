@@ -52,6 +52,7 @@ from wadlclient.http.models import DEFAULT_MAX_BODY, Request, Response, Timeout
 from wadlclient.http.proxies import environment_proxies, proxy_for
 from wadlclient.http.sender import Exchange, Sender, finished
 from wadlclient.http.stream import StreamedResponse, whole_stream
+from wadlclient.http.trace import WireTrace
 from wadlclient.http.urls import Origin, Target, parse_url
 from wadlclient.http.wire import BodyTooLarge, content_codings, decode_body, framed_headers
 
@@ -111,10 +112,15 @@ class ConnectionPool:
     """
 
     def __init__(
-        self, max_idle: int = MAX_IDLE_PER_ORIGIN, *, max_body: int = DEFAULT_MAX_BODY
+        self,
+        max_idle: int = MAX_IDLE_PER_ORIGIN,
+        *,
+        max_body: int = DEFAULT_MAX_BODY,
+        trace: WireTrace | None = None,
     ) -> None:
         self._max_idle = max_idle
         self._max_body = max_body
+        self._trace = trace
         self._proxies = environment_proxies()
         self._routes: dict[Origin, Route | None] = {}
         self._idle: dict[Route, list[Connection]] = {}
@@ -334,6 +340,10 @@ class ConnectionPool:
         sock = connection.sock
         if sock is None:
             raise RuntimeError("a pooled connection has no socket")
+        if self._trace is not None:
+            self._trace.sent(head)
+            if body:
+                self._trace.sent(body)
         try:
             sock.settimeout(timeout.read)
             sock.sendall(head + body if len(body) < _JOIN_BODY_BELOW else head)
@@ -356,7 +366,7 @@ class ConnectionPool:
         if sock is None:
             raise RuntimeError("a pooled connection has no socket")
         deadline = None if timeout.read is None else time.monotonic() + timeout.read
-        answer = Answer(sock, request.method, deadline)
+        answer = Answer(sock, request.method, deadline, self._trace)
         try:
             answer.begin()
         except BaseException as exc:

@@ -273,7 +273,7 @@ class Transport:
         body). The body must be read within what is left of the deadline
         and the read timeout; close the stream (or use ``with``) when done.
         """
-        method = method.upper()
+        method, began = method.upper(), time.monotonic()
         check_url(method, url)
         sent = self._fixed_headers.copy()
         sent["Accept"] = accept
@@ -281,7 +281,7 @@ class Transport:
             sent[name] = value
         request = Request(method, url, sent, None)
         answer = self._send_handling_redirects(request, True, self._end(), self._open_single)
-        log_exchange(method, answer.url, answer.status, CacheOutcome.NONE.value)
+        log_exchange(method, answer.url, answer.status, CacheOutcome.NONE.value, began)
         if isinstance(answer, StreamedResponse):
             return answer
         content = answer.content

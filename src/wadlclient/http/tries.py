@@ -39,7 +39,7 @@ class Tries(NamedTuple):
             response, response.content, method=method
         )
         error.attempts, error.elapsed, error.note = self.made, self._elapsed(), self._note(why)
-        log_exchange(method, response.url, response.status, "none")
+        log_exchange(method, response.url, response.status, "none", self.began)
         return error
 
     def _elapsed(self) -> float:

@@ -15,8 +15,9 @@ import importlib.machinery
 import sys
 import types
 from collections.abc import Sequence
+from typing import TypeVar
 
-__all__ = ["MODULES", "install", "installed"]
+__all__ = ["MODULES", "install", "installed", "named_as_lazr"]
 
 _PREFIX = "lazr.restfulclient"
 _TARGET = "wadlclient.lazr.restfulclient"
@@ -88,6 +89,14 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
 
 
 _FINDER = _AliasFinder()
+
+_T = TypeVar("_T")
+
+
+def named_as_lazr(cls: type[_T]) -> type[_T]:
+    """Give a compatibility class lazr's module name, as tracebacks and ``type()`` show it."""
+    cls.__module__ = cls.__module__.replace(_TARGET, _PREFIX, 1)
+    return cls
 
 
 def installed() -> bool:

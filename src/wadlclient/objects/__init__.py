@@ -7,8 +7,9 @@ reading a collection attribute, following a link to an entry, or looking
 an entry up with ``collection(key)`` sends nothing until data is needed.
 
 Modules, in their one-way import order (tests/test_layers.py forbids
-rings, typing-only and lazy imports included): `resource` (and
-`SessionLike`, what a resource asks of its session), then `wire`, `links`
+rings, typing-only and lazy imports included): `conventions` (how a
+root's objects read values), `resource` (and `SessionLike`, what a
+resource asks of its session), then `wire`, `links`
 (links of many entries fetched together), `entry`, `hosted`,
 `operations`; `paging` (what a page says), `prefetch` (pages fetched
 ahead) and `pages` (the page walker), then `collection`; `session` (what
@@ -27,6 +28,7 @@ thread that opened it.
 """
 
 from wadlclient.objects.collection import Collection
+from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.entry import Entry
 from wadlclient.objects.hosted import HostedFile, HostedFileBuffer, HostedFileReader
 from wadlclient.objects.links import EntryList, prefetch
@@ -45,8 +47,10 @@ from wadlclient.objects.root import ServiceRoot
 from wadlclient.objects.session import Session
 
 __all__ = [
+    "NATIVE",
     "Collection",
     "CollectionLike",
+    "Conventions",
     "Entry",
     "EntryLike",
     "EntryList",

@@ -61,7 +61,12 @@ class Entry(Resource):
         if descriptor is None or descriptor.kind not in _SETTABLE:
             raise AttributeError(f"{self._describe()} has no field {name!r} that can be set")
         options = descriptor.options
-        if options and value is not None and value not in options:
+        if (
+            options
+            and value is not None
+            and value not in options
+            and self._session.conventions.check_values
+        ):
             # The WADL lists the values; the server would refuse any other with a 400.
             raise ValueError(
                 f"{name} of {self._describe()} may only be one of {', '.join(map(repr, options))}"

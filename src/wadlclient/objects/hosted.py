@@ -10,7 +10,13 @@ from wadlclient.http import StreamedResponse
 from wadlclient.objects.resource import Resource, session_of, url_of
 from wadlclient.schema import HOSTED_FILE_TYPE, TypeInfo
 
-__all__ = ["HostedFile", "HostedFileBuffer", "HostedFileReader", "content_disposition"]
+__all__ = [
+    "HostedFile",
+    "HostedFileBuffer",
+    "HostedFileReader",
+    "check_open_arguments",
+    "content_disposition",
+]
 
 #: The modes a hosted file opens in.
 READ = "r"
@@ -39,13 +45,8 @@ class HostedFile(Resource):
         self, mode: str = READ, content_type: str | None = None, filename: str | None = None
     ) -> HostedFileReader | HostedFileBuffer:
         """Read (``"r"``) the file as it arrives, or write it (``"w"``) when closed."""
-        if mode not in (READ, WRITE):
-            raise ValueError("Invalid mode. Supported modes are: r, w")
+        check_open_arguments(mode, content_type, filename)
         if mode == READ:
-            if content_type is not None:
-                raise ValueError("Files opened for read access can't specify content_type.")
-            if filename is not None:
-                raise ValueError("Files opened for read access can't specify filename.")
             transport = self._session.transport
             return HostedFileReader(self, transport.stream("GET", self._url, accept="*/*"))
         return HostedFileBuffer(self, mode, content_type, filename)
@@ -73,6 +74,17 @@ def content_disposition(filename: str) -> str:
     ascii_name = escaped.encode("ascii", "replace").decode("ascii")
     encoded = urllib.parse.quote(filename, safe="")
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{encoded}"
+
+
+def check_open_arguments(mode: str, content_type: str | None, filename: str | None) -> None:
+    """Refuse what `HostedFile.open` cannot do: another mode, or naming a file being read."""
+    if mode not in (READ, WRITE):
+        raise ValueError("Invalid mode. Supported modes are: r, w")
+    if mode == READ:
+        if content_type is not None:
+            raise ValueError("Files opened for read access can't specify content_type.")
+        if filename is not None:
+            raise ValueError("Files opened for read access can't specify filename.")
 
 
 class HostedFileReader(io.BufferedIOBase):

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from wadlclient.errors import ResponseError
+from wadlclient.objects.conventions import Conventions
 from wadlclient.schema import CONVERSION_ERRORS, REDACTED_VALUE, Field, FieldKind, TypeInfo
 from wadlclient.wadl import Method, fragment_of
 
@@ -63,6 +64,8 @@ class SessionLike(Protocol):
     def root_type(self) -> str | None: ...
     @property
     def look_ahead(self) -> int: ...
+    @property
+    def conventions(self) -> Conventions: ...
 
     def entry(self, url: str, type_id: str | None, data: dict[str, Any] | None = None) -> Any:
         """The entry at ``url`` (an `Entry` or a registered subclass)."""
@@ -271,6 +274,9 @@ class Resource:
             )
         if descriptor.kind is FieldKind.ATTRIBUTE:
             convert = descriptor.convert
+            overrides = self._session.conventions.converters
+            if overrides and convert is not None and convert in overrides:
+                convert = overrides[convert]
             if raw is None or convert is None or raw == REDACTED_VALUE:
                 return raw
             try:

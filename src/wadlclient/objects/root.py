@@ -30,6 +30,7 @@ from wadlclient.http import (
     Retry,
     Transport,
 )
+from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.links import look_ahead_from_env
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.session import Session
@@ -54,7 +55,8 @@ _NOT_THE_MEDIA_TYPE = frozenset({401, *RETRY_STATUSES})
 #: The root resource type when the root's JSON does not name one, nor the WADL.
 _DEFAULT_ROOT_TYPE = "service-root"
 
-CacheArgument = str | bytes | os.PathLike[str] | HTTPCache | None
+CacheDirectory = str | bytes | os.PathLike[str] | None
+CacheArgument = CacheDirectory | HTTPCache
 
 
 #: A path segment that names a version of a lazr.restful service ("1.0", "beta", "devel").
@@ -199,6 +201,8 @@ class ServiceRoot(Resource):
 
     #: Client classes for resource type ids, like lazr.restfulclient's.
     RESOURCE_TYPE_CLASSES: ClassVar[Mapping[str, type[Resource]]] = {}
+    #: How this root's objects read and check values, and how it starts (`Conventions`).
+    CONVENTIONS: ClassVar[Conventions] = NATIVE
 
     _made_cache: HTTPCache | None
 
@@ -227,10 +231,7 @@ class ServiceRoot(Resource):
         if look_ahead < 0:
             raise ValueError("look_ahead must be 0 (off) or more")
         url = self.root_url_for(service_root, version)
-        # A 304's rewrite of an entry goes to a background thread (see HTTPCache).
-        http_cache = (
-            cache if isinstance(cache, HTTPCache) else HTTPCache(cache, refresh_behind=True)
-        )
+        http_cache = cache if isinstance(cache, HTTPCache) else self.make_cache(cache)
         object.__setattr__(self, "credentials", authorizer)
         object.__setattr__(self, "_made_cache", None if http_cache is cache else http_cache)
         transport = self.make_transport(
@@ -263,7 +264,8 @@ class ServiceRoot(Resource):
             type_link = schema.app.root_resource_type or _DEFAULT_ROOT_TYPE
         info = schema.type_info(type_link)
         session = Session(
-            transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id, look_ahead
+            transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id, look_ahead,
+            self.CONVENTIONS,
         )
         super().__init__(session, url, info, document)
 
@@ -275,6 +277,13 @@ class ServiceRoot(Resource):
         if version is not None:
             url += str(version).strip("/") + "/"
         return url
+
+    def make_cache(self, directory: CacheDirectory) -> HTTPCache:
+        """The cache of a root given a directory (or None); override to cache otherwise.
+
+        A 304's rewrite of a stored entry goes to a background thread (see HTTPCache).
+        """
+        return HTTPCache(directory, refresh_behind=True)
 
     def make_transport(
         self,
@@ -326,6 +335,10 @@ class ServiceRoot(Resource):
         flight rather than sending another.
         """
         cls = type(self)
+        if not cls.CONVENTIONS.concurrent_start:
+            return self.read_schema(transport, url, preferred, cache), self.read_root_document(
+                transport, url
+            )
         if (
             cls.read_schema is ServiceRoot.read_schema
             and cls.read_root_document is ServiceRoot.read_root_document

@@ -19,6 +19,7 @@ from wadlclient.cache import HTTPCache
 from wadlclient.errors import ResponseError
 from wadlclient.http import Transport
 from wadlclient.objects.collection import Collection
+from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.entry import Entry
 from wadlclient.objects.hosted import HostedFile
 from wadlclient.objects.operations import NamedOperation, OnWrite
@@ -48,6 +49,8 @@ class Session(NamedTuple):
     root_type: str | None = None
     #: Entries whose same link is fetched together when one is read (0: off; `links`).
     look_ahead: int = 0
+    #: How values are read and checked (`wadlclient.objects.conventions`).
+    conventions: Conventions = NATIVE
 
     def class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:
         """The class registered for ``type_id`` when it is a ``default``, else ``default``."""
@@ -55,7 +58,7 @@ class Session(NamedTuple):
             cls = self.classes.get(type_id)
             if cls is not None and issubclass(cls, default):
                 return cls
-        return default
+        return self.conventions.classes.get(default, default)
 
     def entry(self, url: str, type_id: str | None, data: dict[str, Any] | None = None) -> Entry:
         """The entry at ``url``, of type ``type_id`` if known, with its representation if held."""
@@ -74,7 +77,7 @@ class Session(NamedTuple):
         return self.class_for(type_id, Collection)(self, url, info, first_page, entry_type)
 
     def hosted_file(self, url: str) -> HostedFile:
-        return HostedFile(self, url)
+        return self.class_for(None, HostedFile)(self, url)
 
     def operation(
         self, resource: Resource, name: str, method: Method, on_write: OnWrite
@@ -102,6 +105,6 @@ class Session(NamedTuple):
         if info.is_collection or isinstance(document.get("entries"), list):
             return self.collection(url, type_id, first_page=document)
         if type_id == self.root_type:
-            return ServiceRootResource(self, url, info, document)
+            return self.class_for(None, ServiceRootResource)(self, url, info, document)
         self_link = document.get("self_link")
         return self.entry(self_link if isinstance(self_link, str) else url, type_id, document)

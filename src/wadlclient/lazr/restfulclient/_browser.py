@@ -13,12 +13,14 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from typing import Any
 
 from wadlclient.cache import cache_file_name
 from wadlclient.headers import Headers
 from wadlclient.http import Request, Sender, Timeout
+from wadlclient.lazr import named_as_lazr
 from wadlclient.lazr.restfulclient.errors import LazrResponse
 
 __all__ = [
@@ -26,8 +28,18 @@ __all__ = [
     "Browser",
     "MultipleRepresentationCache",
     "safename",
+    "sleep",
     "ssl_certificate_validation_disabled",
 ]
+
+#: What the retry back-off waits with, as in lazr: replace it (``_browser.sleep = f``)
+#: to watch or skip the waits. Looked up at each wait, so a replacement takes effect.
+sleep: Callable[[float], None] = time.sleep
+
+
+def backoff_sleep(seconds: float) -> None:
+    """Wait ``seconds`` through this module's `sleep` (whole seconds as an int, as lazr passes)."""
+    sleep(int(seconds) if seconds == int(seconds) else seconds)
 
 
 def safename(filename: str) -> str:
@@ -116,6 +128,7 @@ def restful_http_class() -> type[Any]:
 
     RestfulHttp.__module__ = __name__
     RestfulHttp.__qualname__ = "RestfulHttp"
+    named_as_lazr(RestfulHttp)
     globals()["RestfulHttp"] = RestfulHttp
     return RestfulHttp
 
@@ -150,6 +163,7 @@ class PoolConnection:
         return LazrResponse(response.status, response.reason, response.headers), response.content
 
 
+@named_as_lazr
 class AtomicFileCache:
     """An httplib2 cache whose files several processes can share (written atomically).
 
@@ -198,6 +212,7 @@ class AtomicFileCache:
             os.remove(self._get_key_path(key))
 
 
+@named_as_lazr
 class MultipleRepresentationCache(AtomicFileCache):
     """An AtomicFileCache keyed by URL and media type, as wadlclient's cache is."""
 
@@ -212,6 +227,7 @@ class MultipleRepresentationCache(AtomicFileCache):
         return safename(key)
 
 
+@named_as_lazr
 class Browser:
     """Holds the HTTP object a service root's ``httpFactory`` made (``_connection``).
 

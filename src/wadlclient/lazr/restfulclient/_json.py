@@ -6,9 +6,12 @@ import datetime
 import json
 from typing import Any
 
+from wadlclient.lazr import named_as_lazr
+
 __all__ = ["DatetimeJSONEncoder"]
 
 
+@named_as_lazr
 class DatetimeJSONEncoder(json.JSONEncoder):
     """A JSON encoder that understands datetime objects (ISO 8601 text)."""
 

@@ -69,9 +69,7 @@ class UserAgentOnly:
         params = getattr(self._credentials, "user_agent_params", None)
         return params if params is not None else {}
 
-    def authorizeRequest(
-        self, absolute_uri: str, method: str, body: Any, headers: Any
-    ) -> None:
+    def authorizeRequest(self, absolute_uri: str, method: str, body: Any, headers: Any) -> None:
         """Nothing: the ``httpFactory`` object signs each request it sends."""
 
 

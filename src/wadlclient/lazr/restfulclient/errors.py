@@ -13,6 +13,7 @@ from http import HTTPStatus
 from typing import Any
 
 from wadlclient import errors as _engine
+from wadlclient.lazr import named_as_lazr
 
 __all__ = [
     "BadRequest",
@@ -50,18 +51,22 @@ def _phrase(status: int) -> str:
         return "Unknown Status"
 
 
+@named_as_lazr
 class RestfulError(_engine.RestfulError):
     """Base error for the lazr.restfulclient API library."""
 
 
+@named_as_lazr
 class CredentialsError(RestfulError, _engine.CredentialsError):
     """Base credentials/authentication error."""
 
 
+@named_as_lazr
 class CredentialsFileError(CredentialsError, _engine.CredentialsFileError):
     """Error in credentials file."""
 
 
+@named_as_lazr
 class ResponseError(RestfulError):
     """Error in response: keeps the response and its body."""
 
@@ -71,6 +76,7 @@ class ResponseError(RestfulError):
         self.content = content
 
 
+@named_as_lazr
 class UnexpectedResponseError(ResponseError, _engine.UnexpectedResponseError):
     """An unexpected response was received."""
 
@@ -81,6 +87,7 @@ class UnexpectedResponseError(ResponseError, _engine.UnexpectedResponseError):
         return f"{self.response.status}: {self.response.reason}"
 
 
+@named_as_lazr
 class HTTPError(ResponseError, _engine.HTTPError):
     """A non-2xx answer; ``str()`` shows the status, the headers and the body, as lazr does."""
 
@@ -96,34 +103,42 @@ class HTTPError(ResponseError, _engine.HTTPError):
         )
 
 
+@named_as_lazr
 class ClientError(HTTPError, _engine.ClientError):
     """An exception representing a client-side error."""
 
 
+@named_as_lazr
 class Unauthorized(ClientError, _engine.Unauthorized):
     """An exception representing an authentication failure."""
 
 
+@named_as_lazr
 class NotFound(ClientError, _engine.NotFound):
     """An exception representing a nonexistent resource."""
 
 
+@named_as_lazr
 class MethodNotAllowed(ClientError, _engine.MethodNotAllowed):
     """An unsupported HTTP method (deleting what cannot be deleted, say)."""
 
 
+@named_as_lazr
 class BadRequest(ClientError, _engine.BadRequest):
     """An exception representing a problem with a client request."""
 
 
+@named_as_lazr
 class Conflict(ClientError, _engine.Conflict):
     """An exception representing a conflict with another client."""
 
 
+@named_as_lazr
 class PreconditionFailed(ClientError, _engine.PreconditionFailed):
     """A conditional PUT/PATCH failed: the object changed on the server."""
 
 
+@named_as_lazr
 class ServerError(HTTPError, _engine.ServerError):
     """An exception representing a server-side error."""
 

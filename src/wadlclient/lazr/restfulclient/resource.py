@@ -9,30 +9,37 @@ WADL model (persisted in the cache), its cache files and its transport.
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import os
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple
+from urllib.parse import unquote, urljoin, urlsplit
 
+from wadlclient import objects as _objects
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import WADLError
-from wadlclient.http import Sender, Transport
+from wadlclient.http import DEFAULT_MAX_BODY, Sender, Transport
 from wadlclient.http.pool import ConnectionPool
+from wadlclient.lazr import named_as_lazr
 from wadlclient.lazr.restfulclient._browser import (
     AtomicFileCache,
     Browser,
+    backoff_sleep,
     restful_http_class,
 )
+from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
+from wadlclient.lazr.restfulclient._values import LAZR_CONVERTERS
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
 from wadlclient.objects import (
-    Collection,
-    Entry,
-    HostedFile,
+    Conventions,
     NamedOperation,
     Resource,
     session_of,
     url_of,
 )
-from wadlclient.objects import ServiceRoot as _ServiceRoot
+from wadlclient.objects.hosted import check_open_arguments
 from wadlclient.schema import SUN_WADL_MEDIA_TYPE, Schema, schema_for
 
 __all__ = [
@@ -40,6 +47,7 @@ __all__ = [
     "CollectionWithKeyBasedLookup",
     "Entry",
     "HostedFile",
+    "HostedFileBuffer",
     "NamedOperation",
     "Resource",
     "ScalarValue",
@@ -47,6 +55,127 @@ __all__ = [
 ]
 
 
+class WadlResource(NamedTuple):
+    """What lazr's ``resource._wadl_resource`` (a wadllib resource) tells: the URL."""
+
+    url: str
+
+
+@named_as_lazr
+class Entry(_objects.Entry):
+    """An entry of the service, as lazr.restfulclient's ``Entry``."""
+
+    __slots__ = ()
+
+    @property
+    def _wadl_resource(self) -> WadlResource:
+        return WadlResource(url_of(self))
+
+
+@named_as_lazr
+class Collection(_objects.Collection[_objects.Entry]):
+    """A collection of the service, as lazr.restfulclient's ``Collection``."""
+
+    __slots__ = ()
+
+    @property
+    def _wadl_resource(self) -> WadlResource:
+        return WadlResource(url_of(self))
+
+
+@named_as_lazr
+class HostedFileBuffer(_objects.HostedFileBuffer):
+    """A hosted file's bytes, as lazr holds them: read whole, or written then sent on close.
+
+    As in lazr, ``write`` returns None, and a file opened for reading is
+    fetched whole through the cache (so a second read revalidates it
+    with a conditional GET instead of downloading it again).
+    """
+
+    def __init__(
+        self,
+        hosted_file: _objects.HostedFile,
+        mode: str,
+        content_type: str | None = None,
+        filename: str | None = None,
+        *,
+        content: bytes = b"",
+        last_modified: str | None = None,
+    ) -> None:
+        if mode != "r":
+            super().__init__(hosted_file, mode, content_type, filename)
+            return
+        io.BytesIO.__init__(self, content)
+        self.hosted_file = hosted_file
+        self.url = url_of(hosted_file)
+        self._mode = mode
+        self.content_type = content_type  # type: ignore[assignment]
+        self.filename = filename  # type: ignore[assignment]
+        self.last_modified = last_modified
+
+    def write(self, data: Any) -> None:  # type: ignore[override]
+        super().write(data)
+
+    def close(self) -> None:
+        """Send the written bytes (write mode), then close."""
+        if self._mode == "r":
+            io.BytesIO.close(self)
+        else:
+            super().close()
+
+
+@named_as_lazr
+class HostedFile(_objects.HostedFile):
+    """A file the service stores, as lazr.restfulclient's ``HostedFile``."""
+
+    __slots__ = ()
+
+    @property
+    def _wadl_resource(self) -> WadlResource:
+        return WadlResource(url_of(self))
+
+    def open(
+        self, mode: str = "r", content_type: str | None = None, filename: str | None = None
+    ) -> Any:
+        if mode == "w":
+            return HostedFileBuffer(self, mode, content_type, filename)
+        check_open_arguments(mode, content_type, filename)
+        return self._read_whole()
+
+    def _read_whole(self) -> HostedFileBuffer:
+        """The file's bytes, through the cache, as lazr reads them.
+
+        The service answers with a redirect to the bytes; they are asked for
+        at their own URL, so the cache keeps and revalidates them there.
+        """
+        transport = session_of(self).transport
+        response = transport.request("GET", url_of(self), accept="*/*", follow_redirects=False)
+        location = response.headers.get("location")
+        if 300 <= response.status < 400 and location:
+            target = urljoin(url_of(self), location)
+            response = transport.request("GET", target, accept="*/*")
+        path = urlsplit(response.headers.get("content-location") or response.url).path
+        return HostedFileBuffer(
+            self,
+            "r",
+            response.headers.get("content-type"),
+            unquote(path.rsplit("/", 1)[-1]),
+            content=response.content,
+            last_modified=response.headers.get("last-modified"),
+        )
+
+
+class _RootResource(_objects.ServiceRootResource):
+    """The root resource loaded again (``service.load("")``), with lazr's ``_wadl_resource``."""
+
+    __slots__ = ()
+
+    @property
+    def _wadl_resource(self) -> WadlResource:
+        return WadlResource(url_of(self))
+
+
+@named_as_lazr
 class ScalarValue(Resource):
     """A resource whose representation is one JSON value rather than an object."""
 
@@ -80,13 +209,31 @@ def _caches(cache: Any) -> tuple[HTTPCache | str | os.PathLike[str] | None, Any]
     return None, cache
 
 
-class ServiceRoot(_ServiceRoot):
+#: lazr's types and classes, values left for the server to check, the WADL before the root.
+LAZR_CONVENTIONS = Conventions(
+    converters=LAZR_CONVERTERS,
+    check_values=False,
+    concurrent_start=False,
+    classes=MappingProxyType(
+        {
+            _objects.Entry: Entry,
+            _objects.Collection: Collection,
+            _objects.HostedFile: HostedFile,
+            _objects.ServiceRootResource: _RootResource,
+        }
+    ),
+)
+
+
+@named_as_lazr
+class ServiceRoot(_objects.ServiceRoot):
     """Entry point to the service, with lazr.restfulclient's constructor and hooks."""
 
     RESOURCE_TYPE_CLASSES: ClassVar[dict[str, type[Any]]] = {
         "HostedFile": HostedFile,
         "ScalarValue": ScalarValue,
     }
+    CONVENTIONS: ClassVar[Conventions] = LAZR_CONVENTIONS
 
     def __init__(
         self,
@@ -136,7 +283,7 @@ class ServiceRoot(_ServiceRoot):
 
         if self._proxy_info not in (None, httplib2.proxy_info_from_environment):
             return None
-        return ConnectionPool()
+        return ConnectionPool(trace=HTTPLIB2_TRACE)
 
     # -- wadlclient's extension points -----------------------------------------
 
@@ -147,6 +294,10 @@ class ServiceRoot(_ServiceRoot):
         url = (service_root if service_root.endswith("/") else service_root + "/") + str(version)
         return url if url.endswith("/") else url + "/"
 
+    def make_cache(self, directory: str | bytes | os.PathLike[str] | None) -> HTTPCache:
+        """As lazr: every cache file is written before the call returns (none behind)."""
+        return HTTPCache(directory)
+
     def make_transport(
         self,
         authorizer: Any,
@@ -155,16 +306,20 @@ class ServiceRoot(_ServiceRoot):
         timeout: float | None,
         max_retries: int,
         base_client_name: str,
+        max_body: int = DEFAULT_MAX_BODY,
         **limits: Any,
     ) -> Transport:
-        sender = None
+        sender: Sender = ConnectionPool(max_body=max_body, trace=HTTPLIB2_TRACE)
         if self._uses_http_factory():
             # The factory's object signs; the transport only needs the User-Agent details.
             authorizer = UserAgentOnly(authorizer)
             sender = HttpFactorySender(self._browser._connection, pool=self._pool_for_factory())
+        # lazr's back-off: 0, 1, 2, 4, ... seconds exactly (no cap, no jitter),
+        # waited through ``_browser.sleep``.
         return LazrTransport(
             authorizer=authorizer, cache=cache, timeout=timeout, max_retries=max_retries,
-            base_client_name=base_client_name, sender=sender, **limits,
+            base_client_name=base_client_name, sender=sender, sleep=backoff_sleep,
+            jitter=_exact, max_backoff=math.inf, max_body=max_body, **limits,
         )  # fmt: skip
 
     def read_schema(
@@ -182,8 +337,17 @@ class ServiceRoot(_ServiceRoot):
         return json.loads(transport.request("GET", url).content)
 
     @property
+    def _wadl_resource(self) -> WadlResource:
+        return WadlResource(url_of(self))
+
+    @property
     def _user_agent(self) -> str:
         return session_of(self).transport.user_agent
+
+
+def _exact(backoff: float) -> float:
+    """No jitter: lazr waits the back-off exactly."""
+    return backoff
 
 
 class _RootView:
@@ -193,7 +357,8 @@ class _RootView:
         self._root_uri = RootURI(root_url)
 
 
-class CollectionWithKeyBasedLookup(Collection[Entry]):
+@named_as_lazr
+class CollectionWithKeyBasedLookup(Collection):
     """A collection where ``[key]`` looks an entry up by its key (integers too).
 
     Subclasses implement ``_get_url_from_id(key)`` and may set

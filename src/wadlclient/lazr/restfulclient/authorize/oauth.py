@@ -11,6 +11,8 @@ import socket
 from urllib.parse import parse_qs
 
 from wadlclient import auth as _engine
+from wadlclient.lazr import named_as_lazr
+from wadlclient.lazr.restfulclient.authorize._basic import HttpAuthorizer
 
 __all__ = [
     "AccessToken",
@@ -21,11 +23,19 @@ __all__ = [
 
 CREDENTIALS_FILE_VERSION = _engine.CREDENTIALS_FILE_VERSION
 
-Consumer = _engine.Consumer
+
+@named_as_lazr
+class Consumer(_engine.Consumer):
+    """An OAuth consumer (application)."""
+
+    __repr__ = object.__repr__
 
 
+@named_as_lazr
 class AccessToken(_engine.AccessToken):
     """An OAuth access token; ``str()`` is its wire form, as in lazr."""
+
+    __repr__ = object.__repr__
 
     def __str__(self) -> str:
         return self.to_string()
@@ -37,7 +47,8 @@ class AccessToken(_engine.AccessToken):
         return cls(params["oauth_token"][0], params["oauth_token_secret"][0])
 
 
-class SystemWideConsumer(_engine.Consumer):
+@named_as_lazr
+class SystemWideConsumer(Consumer):
     """A consumer for the logged-in user of this computer rather than one application.
 
     Its key names the platform and the host, so desktop applications can
@@ -70,5 +81,8 @@ def _distribution_name() -> str:
     return platform.system()
 
 
-class OAuthAuthorizer(_engine.OAuthAuthorizer):
+@named_as_lazr
+class OAuthAuthorizer(_engine.OAuthAuthorizer, HttpAuthorizer):
     """Signs every request with OAuth (PLAINTEXT), as lazr's authorizer does."""
+
+    __repr__ = object.__repr__
