@@ -73,6 +73,7 @@ def make_handler(wadl: bytes, root: bytes, people: bytes = b"") -> type[BaseHTTP
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True
         requests_served = 0
 
         def do_GET(self) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pyperf  # type: ignore[import-untyped]
 
-from benchmarks import flaky, latency, report
+from benchmarks import flaky, latency, lptasks, report
 from benchmarks.config import (
     BENCH_DIR,
     CLIENTS,
@@ -43,7 +43,7 @@ from benchmarks.services import Server, cookbook_service, free_port, launchpad_s
 
 WORKER_TIMEOUT = 600
 #: Rows measured outside pyperf, each a section of RESULTS.md of its own.
-SECTIONS = ("latency", "flaky")
+SECTIONS = ("latency", "lptasks", "flaky")
 
 
 class WorkloadError(Exception):
@@ -343,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
         if "latency" in sections:
             print("latency: N+1 and cold start at 50 and 150 ms", flush=True)
             extra_sections.append(latency.markdown(latency.measure(scratch)))
+        if "lptasks" in sections:
+            print("lptasks: task.bug.owner.name over 500 bug tasks at 50 and 150 ms", flush=True)
+            extra_sections.append(lptasks.markdown(lptasks.measure(scratch)))
         if "flaky" in sections:
             print("flaky: read workload through the fault proxy", flush=True)
             extra_sections.append(flaky.markdown(flaky.measure(scratch)))

@@ -178,3 +178,44 @@ def test_a_dotted_path_follows_links_of_links_each_url_once(
     assert sorted(sent) == ["/1.0/~ada", "/1.0/~alan", "/1.0/~grace"]
     assert team_owners == ["Grace Hopper"] * 3
     assert server.state.journal == []
+
+
+def test_a_dotted_path_goes_on_from_links_an_earlier_path_fetched(
+    launchpad_wadl_bytes: bytes,
+) -> None:
+    with LoopbackServer(launchpad_wadl_bytes) as server:
+        root = ServiceRoot(None, server.service_root, wadl_media_type=SUN_WADL_MEDIA_TYPE)
+        with root:
+            bugs = root.bugs[:3]
+            server.state.journal.clear()
+
+            prefetch(bugs, "owner", "owner.team_owner")
+            sent = [e.path for e in server.state.journal]
+            server.state.journal.clear()
+            team_owners = [bug.owner.team_owner.display_name for bug in bugs]
+
+    # "owner" fetches ada and alan; "owner.team_owner" starts from them, fetching grace.
+    assert sorted(sent) == ["/1.0/~ada", "/1.0/~alan", "/1.0/~grace"]
+    assert team_owners == ["Grace Hopper"] * 3
+    assert server.state.journal == []
+
+
+def test_entries_the_look_ahead_fetched_look_ahead_in_turn(launchpad_wadl_bytes: bytes) -> None:
+    with LoopbackServer(launchpad_wadl_bytes) as server:
+        root = ServiceRoot(
+            None, server.service_root, wadl_media_type=SUN_WADL_MEDIA_TYPE, look_ahead=10
+        )
+        with root:
+            bugs = root.bugs[:3]
+            server.state.journal.clear()
+
+            team_owners = [bug.owner.team_owner.name for bug in bugs]
+
+    assert team_owners == ["grace"] * 3
+    # The owners ada and alan come together; reading ada's team owner fetches it for
+    # alan too: grace once (without it, alan's would be asked for again).
+    assert sorted(e.path for e in server.state.journal) == [
+        "/1.0/~ada",
+        "/1.0/~alan",
+        "/1.0/~grace",
+    ]

@@ -81,6 +81,22 @@ def expired_token(service_root: str, directory: str) -> dict[str, Any]:
     }
 
 
+def renewed_while_prefetching(service_root: str, directory: str) -> dict[str, Any]:
+    """A token that expires just before the bugs' owners are fetched together."""
+    credentials = Credentials("compat-test", access_token=AccessToken("good", "secret"))
+    engine = CountingEngine(service_root, "compat-test")
+    lp = Launchpad(
+        credentials, engine, MemoryCredentialStore(), service_root=service_root,
+        cache=directory, timeout=None, proxy_info=None, version="1.0",
+    )  # fmt: skip
+    bugs = lp.bugs[:3].prefetch("owner")
+    return {
+        "owners": [bug.owner.name for bug in bugs],
+        "engine_runs": engine.access_tokens_obtained,
+        "token_now": lp.credentials.access_token.key,
+    }
+
+
 def people(service_root: str, directory: str) -> dict[str, Any]:
     """login_anonymously, then one collection read."""
     lp = Launchpad.login_anonymously(
@@ -123,6 +139,7 @@ SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "anonymous": anonymous,
     "anonymous_short_timeout": anonymous_short_timeout,
     "prefetched_owners": prefetched_owners,
+    "renewed_while_prefetching": renewed_while_prefetching,
     "looked_ahead_owners": looked_ahead_owners,
     "expired_token": expired_token,
 }

@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -51,6 +52,12 @@ class LaunchpadLike:
     wadl: bytes = b""
     root: bytes = b""
     expired_tokens: set[str] = field(default_factory=set)
+    #: token -> requests answered after which the server calls it expired.
+    expires_after: dict[str, int] = field(default_factory=dict)
+    #: Seconds each answer waits, so that requests sent together overlap.
+    delay: float = 0.0
+    in_flight: int = 0
+    most_in_flight: int = 0
     #: WADL media type -> the error status a request for it gets.
     wadl_refusals: dict[str, int] = field(default_factory=dict)
     journal: list[Exchange] = field(default_factory=list)
@@ -59,6 +66,23 @@ class LaunchpadLike:
     def record(self, exchange: Exchange) -> None:
         with self.lock:
             self.journal.append(exchange)
+
+    def arrived(self) -> None:
+        with self.lock:
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+
+    def left(self) -> None:
+        with self.lock:
+            self.in_flight -= 1
+
+    def is_expired(self, token: str | None) -> bool:
+        if token is None:
+            return False
+        with self.lock:
+            answered = len(self.journal)
+        limit = self.expires_after.get(token)
+        return token in self.expired_tokens or (limit is not None and answered >= limit)
 
     def requests_to(self, path: str) -> list[Exchange]:
         """The exchanges for one path (query included)."""
@@ -141,6 +165,7 @@ def make_handler(state: LaunchpadLike) -> type[BaseHTTPRequestHandler]:
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True
 
         def do_GET(self) -> None:
             self._serve()
@@ -151,11 +176,20 @@ def make_handler(state: LaunchpadLike) -> type[BaseHTTPRequestHandler]:
             self._serve()
 
         def _serve(self) -> None:
+            state.arrived()
+            try:
+                self._answer()
+            finally:
+                state.left()
+
+        def _answer(self) -> None:
             split = urlsplit(self.path)
             accept = self.headers.get("Accept", "")
             found = _TOKEN.search(self.headers.get("Authorization", ""))
             token = found.group(1) if found else None
-            if token is not None and token in state.expired_tokens:
+            if state.delay:
+                time.sleep(state.delay)
+            if state.is_expired(token):
                 status, media_type, body = 401, "text/plain", b"Expired token (loopback)."
             elif self.command == "POST":
                 status, media_type, body = 405, "text/plain", b"read-only\n"

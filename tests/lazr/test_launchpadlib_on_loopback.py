@@ -121,6 +121,41 @@ def test_launchpadlib_collections_prefetch_links_on_wadlclient(
     assert sorted(_owner_reads(launchpad_like)) == ["/1.0/~ada", "/1.0/~alan"]
 
 
+def test_launchpadlib_prefetch_sends_its_requests_together(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    launchpad_like.state.delay = 0.3
+
+    result = run_scenario("prefetched_owners", launchpad_like, tmp_path)
+
+    assert result["owners"] == ["ada", "ada", "alan"]
+    # ada and alan were in flight at once (one at a time, the server would see one).
+    assert launchpad_like.state.most_in_flight == 2
+
+
+def test_a_token_expiring_under_concurrent_requests_is_renewed_once(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    # The root (WADL, JSON) and the bugs page are answered; then "good" expires,
+    # just as the two owners are asked for together.
+    launchpad_like.state.expires_after["good"] = 3
+    launchpad_like.state.delay = 0.3
+
+    result = run_scenario("renewed_while_prefetching", launchpad_like, tmp_path)
+
+    assert result["owners"] == ["ada", "ada", "alan"]
+    assert result["engine_runs"] == 1
+    assert result["token_now"] == "fresh-1"
+    owners = [e for e in launchpad_like.state.journal if e.path.startswith("/1.0/~")]
+    assert sorted((e.token, e.status) for e in owners) == [
+        ("fresh-1", 200),
+        ("fresh-1", 200),
+        ("good", 401),
+        ("good", 401),
+    ]
+    assert launchpad_like.state.most_in_flight == 2
+
+
 def test_the_look_ahead_reaches_an_unchanged_launchpadlib_loop_through_the_environment(
     launchpad_like: LoopbackServer, tmp_path: Path
 ) -> None:

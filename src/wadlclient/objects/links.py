@@ -29,7 +29,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar, cast
 
-from wadlclient.objects.resource import Resource, attach, fetch_now, session_of, unread_link
+from wadlclient.objects.resource import (
+    Resource,
+    attach,
+    attached_link,
+    fetch_now,
+    session_of,
+    unread_link,
+    url_of,
+)
 from wadlclient.schema import Field
 
 __all__ = [
@@ -86,22 +94,30 @@ def prefetch(entries: Iterable[_E], *paths: str, workers: int = MAX_WORKERS) -> 
 
 
 def _fetch_links(entries: Sequence[Resource], name: str, workers: int) -> list[Resource]:
-    """Fetch link ``name`` of ``entries`` (distinct URLs once), attach; the targets, distinct."""
+    """Fetch link ``name`` of ``entries`` (distinct URLs once), attach; the targets, distinct.
+
+    Targets attached before (an earlier path fetched them) are not fetched
+    again but are among the targets, so that a longer path goes on from them.
+    """
     wanted: dict[str, list[tuple[Resource, Field]]] = {}
+    held: dict[str, Resource] = {}
     for entry in entries:
         found = unread_link(entry, name)
         if found is not None:
             url, descriptor = found
             wanted.setdefault(url, []).append((entry, descriptor))
-    if not wanted:
-        return []
+            continue
+        target = attached_link(entry, name)
+        if target is not None:
+            held.setdefault(url_of(target), target)
     targets = [_target_for(*linkers[0], url) for url, linkers in wanted.items()]
-    arrived = _fetch_all(targets, workers)
+    arrived = _fetch_all(targets, workers) if targets else []
     for target, ok, linkers in zip(targets, arrived, wanted.values(), strict=True):
         if ok:
             for entry, descriptor in linkers:
                 attach(entry, descriptor.key, target)
-    return [target for target, ok in zip(targets, arrived, strict=True) if ok]
+    fetched = [target for target, ok in zip(targets, arrived, strict=True) if ok]
+    return [target for url, target in held.items() if url not in wanted] + fetched
 
 
 def _target_for(entry: Resource, descriptor: Field, url: str) -> Resource:
@@ -150,12 +166,21 @@ class LookAhead:
         return entry
 
     def read(self, entry: Resource, name: str) -> None:
-        """``entry``'s link ``name`` is being read: fetch it for it and the entries after it."""
+        """``entry``'s link ``name`` is being read: fetch it for it and the entries after it.
+
+        The entries so fetched form a group of their own, so that reading
+        a link of theirs in turn (``task.bug.owner``) looks ahead too.
+        """
         at = self._index.get(id(entry))
         if at is None:
             return
         window = self._entries[at : at + self.size]
         prefetch(window, name)
+        ahead = LookAhead(self.size)
+        for linker in window:
+            target = attached_link(linker, name)
+            if target is not None and target._group is None:
+                ahead.add(target)
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -34,6 +34,7 @@ __all__ = [
     "ServiceRootResource",
     "SessionLike",
     "attach",
+    "attached_link",
     "fetch_now",
     "session_of",
     "unread_link",
@@ -115,15 +116,28 @@ def unread_link(resource: Resource, name: str) -> tuple[str, Field] | None:
     """The URL link ``name`` holds and its descriptor; None when there is nothing to fetch.
 
     Nothing to fetch: the link is null, redacted, or its target is attached
-    already. A name that is not a link to an entry is a `ValueError`.
+    already (`attached_link`). A name that is not a link to an entry is a
+    `ValueError`.
     """
+    found = _link(resource, name)
+    if found is None or resource._attached(found[1].key, found[0]) is not None:
+        return None
+    return found
+
+
+def attached_link(resource: Resource, name: str) -> Resource | None:
+    """The entry attached for link ``name`` (fetched ahead), if any."""
+    found = _link(resource, name)
+    return None if found is None else resource._attached(found[1].key, found[0])
+
+
+def _link(resource: Resource, name: str) -> tuple[str, Field] | None:
+    """The URL link ``name`` holds and its descriptor (None: null or redacted)."""
     descriptor = resource._info().fields.get(name)
     if descriptor is None or descriptor.kind is not FieldKind.ENTRY:
         raise ValueError(f"{resource._describe()} has no link to an entry named {name!r}")
     url = resource._data().get(descriptor.key)
     if not isinstance(url, str) or url == REDACTED_VALUE:
-        return None
-    if resource._attached(descriptor.key, url) is not None:
         return None
     return url, descriptor
 

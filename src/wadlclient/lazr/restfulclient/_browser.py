@@ -13,13 +13,14 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 from wadlclient.cache import cache_file_name
 from wadlclient.headers import Headers
-from wadlclient.http import Request, Sender, Timeout
+from wadlclient.http import Request, Response, Sender, Timeout
 from wadlclient.lazr import named_as_lazr
 from wadlclient.lazr.restfulclient.errors import LazrResponse
 
@@ -136,18 +137,47 @@ def restful_http_class() -> type[Any]:
 _ENVIRONMENT: Any = object()
 
 
+class Renewals:
+    """Lets exchanges through ``_request`` run together while a token renewal runs alone.
+
+    launchpadlib's ``_request`` override answers a 401 "Expired token" by
+    running its authorization engine and sending again. Two threads meeting
+    the same expired token must not both renew it (two browser prompts), so
+    a thread answered 401 takes ``lock`` and keeps it until its call is over,
+    renewal and resend included. ``finished`` counts those calls: a thread
+    whose request was signed before one finished signs it again and resends
+    it instead of renewing a second time.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.finished = 0
+
+
 class PoolConnection:
     """Stands for httplib2's connection in `RestfulHttp._request`: wadlclient's pool sends.
 
     The compatibility root's transport hands one to the ``httpFactory``
-    object's ``_request``, so overrides of it (launchpadlib's token
-    renewal) take part while the exchange goes over wadlclient's
-    keep-alive connections.
+    object's ``_request`` per call, so overrides of it (launchpadlib's token
+    renewal) take part while the exchange goes over wadlclient's keep-alive
+    connections. ``sign`` (the object's authorizer) signs a request again
+    after another thread renewed the token (`Renewals`); `close` ends the
+    call.
     """
 
-    def __init__(self, sender: Sender, timeout: Timeout) -> None:
+    def __init__(
+        self,
+        sender: Sender,
+        timeout: Timeout,
+        renewals: Renewals | None = None,
+        sign: Callable[[str, str, bytes | str | None, dict[str, str]], None] | None = None,
+    ) -> None:
         self._sender = sender
         self._timeout = timeout
+        self._renewals = renewals
+        self._sign = sign
+        self._signed_after = renewals.finished if renewals is not None else 0
+        self._holding = False
 
     def set_debuglevel(self, level: int) -> None:
         """httplib2's debug printing does not apply: exchanges are logged by wadlclient.http."""
@@ -156,11 +186,31 @@ class PoolConnection:
         self, method: str, url: str, body: bytes | str | None, headers: dict[str, str]
     ) -> tuple[LazrResponse, bytes]:
         """One exchange; the answer as httplib2 gives it: (response, content)."""
+        response = self._send(method, url, body, headers)
+        renewals = self._renewals
+        if response.status == 401 and renewals is not None and not self._holding:
+            renewals.lock.acquire()
+            self._holding = True
+            if renewals.finished != self._signed_after and self._sign is not None:
+                # Another thread renewed the token since this request was signed.
+                self._sign(url, method, body, headers)
+                response = self._send(method, url, body, headers)
+        return LazrResponse(response.status, response.reason, response.headers), response.content
+
+    def _send(
+        self, method: str, url: str, body: bytes | str | None, headers: dict[str, str]
+    ) -> Response:
         if isinstance(body, str):
             body = body.encode("utf-8")
         request = Request(method, url, Headers(headers), body)
-        response = self._sender.send(request, timeout=self._timeout)
-        return LazrResponse(response.status, response.reason, response.headers), response.content
+        return self._sender.send(request, timeout=self._timeout)
+
+    def close(self) -> None:
+        """The call is over: let the next 401 be handled."""
+        if self._holding and self._renewals is not None:
+            self._holding = False
+            self._renewals.finished += 1
+            self._renewals.lock.release()
 
 
 @named_as_lazr

@@ -26,7 +26,11 @@ from wadlclient.http import (
     Timeout,
     Transport,
 )
-from wadlclient.lazr.restfulclient._browser import PoolConnection, restful_http_class
+from wadlclient.lazr.restfulclient._browser import (
+    PoolConnection,
+    Renewals,
+    restful_http_class,
+)
 from wadlclient.lazr.restfulclient.errors import ResponseError, from_engine
 
 __all__ = ["HttpFactorySender", "LazrTransport", "UserAgentOnly"]
@@ -79,15 +83,17 @@ class HttpFactorySender:
     When the object is a `RestfulHttp` whose ``request`` is httplib2's
     (launchpadlib's classes override only ``_request``), its ``_request``
     is called with a `PoolConnection`: the overrides run and wadlclient's
-    pool sends. Any other object is driven through its public
-    ``request(..., redirections=0)``. The objects are not thread-safe, so
-    exchanges are serialised.
+    pool sends, several at once (prefetch, the look-ahead), a token renewal
+    alone (`Renewals`). Any other object is driven through its public
+    ``request(..., redirections=0)``, one exchange at a time: httplib2's
+    objects are not thread-safe.
     """
 
     def __init__(self, connection: Any, *, pool: Sender | None = None) -> None:
         self.connection = connection
         self._pool = pool if pool is not None and _drives_request(connection) else None
         self._lock = threading.Lock()
+        self._renewals = Renewals()
 
     def send(self, request: Request, *, timeout: Timeout) -> Response:
         # Lower-cased, as httplib2.Http.request hands them to _request.
@@ -115,11 +121,16 @@ class HttpFactorySender:
         assert self._pool is not None
         split = urlsplit(request.url)
         target = split.path + (f"?{split.query}" if split.query else "")
-        with self._lock:
+        authorizer = getattr(self.connection, "authorizer", None)
+        sign = authorizer.authorizeRequest if authorizer is not None else None
+        connection = PoolConnection(self._pool, timeout, self._renewals, sign)
+        try:
             return self.connection._request(  # type: ignore[no-any-return]
-                PoolConnection(self._pool, timeout), split.netloc, request.url, target,
+                connection, split.netloc, request.url, target,
                 request.method, request.body, headers, 0, request.url,
             )  # fmt: skip
+        finally:
+            connection.close()
 
     def _exchange(self, request: Request, headers: dict[str, str]) -> tuple[Any, Any]:
         """(response, content) from the object; a redirect limit is an answer, not an error."""
