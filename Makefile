@@ -23,7 +23,7 @@ demo: $(STAMP)
 	$(BIN)/python examples/tour.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples mkdocs_hooks.py
 	$(BIN)/mypy
 
 test: lint

@@ -27,6 +27,7 @@ __all__ = [
     "MethodNotAllowed",
     "NotFound",
     "PreconditionFailed",
+    "Redacted",
     "ResponseError",
     "RestfulError",
     "ServerError",
@@ -41,6 +42,15 @@ __all__ = [
 
 class RestfulError(Exception):
     """Base class of every error this library raises on purpose."""
+
+
+class Redacted(RestfulError, ValueError, AttributeError):
+    """A link the server hid from this caller (lazr.restful's redacted value).
+
+    A ValueError, as lazr.restfulclient raises for it; an AttributeError
+    too, so that ``getattr(entry, name, default)``, ``hasattr`` and the
+    REPL's tab completion pass over it instead of failing.
+    """
 
 
 class WADLError(RestfulError):

@@ -31,6 +31,7 @@ from wadlclient.wadl import (
     Method,
     Param,
     Representation,
+    ResourceType,
     fragment_of,
     parse_wadl,
     wadl_digest,
@@ -171,6 +172,9 @@ class TypeInfo(NamedTuple):
     is_collection: bool = False
     entry_type: str | None = None
     described: bool = True
+    #: The JSON keys a PATCH may change (the type's PATCH representation);
+    #: None when the WADL does not say.
+    writable: frozenset[str] | None = None
 
     def names(self, kind: FieldKind) -> list[str]:
         return [f.name for f in self.fields.values() if f.kind is kind]
@@ -265,7 +269,22 @@ class Schema:
         rtype = self.app.resource_types.get(type_id)
         operations: Mapping[str, Method] = dict(rtype.named_operations) if rtype else {}
         rep = self.app.json_representation(type_id)
-        return _info_from_representation(type_id, rep, operations)
+        info = _info_from_representation(type_id, rep, operations)
+        return info._replace(writable=self._writable_keys(rtype))
+
+    def _writable_keys(self, rtype: ResourceType | None) -> frozenset[str] | None:
+        """The keys of the JSON representation a PATCH of this type takes, if it has one."""
+        patch = rtype.method("PATCH") if rtype is not None else None
+        if patch is None:
+            return None
+        for rep in patch.request.representations:
+            try:
+                resolved = self.app.resolve(rep)
+            except WADLError:
+                return None
+            if resolved.media_type == JSON_MEDIA_TYPE:
+                return frozenset(param.name for param in resolved.params)
+        return None
 
     def result_info(self, method: Method) -> TypeInfo | None:
         """Descriptors of the JSON representation a named operation answers."""

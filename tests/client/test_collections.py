@@ -212,9 +212,14 @@ def test_rule_5_an_index_beyond_a_named_operation_result_is_an_index_error(
         found[1000]
 
 
-def test_a_negative_index_is_refused_like_a_negative_start(root: ServiceRoot) -> None:
-    with pytest.raises(ValueError, match=START_MESSAGE):
+def test_a_negative_index_is_refused_and_the_error_says_what_to_do(root: ServiceRoot) -> None:
+    with pytest.raises(ValueError) as refused:
         root.recipes[-1]
+
+    assert str(refused.value) == (
+        "Collection indices must be nonnegative, not -1: for the last entries, "
+        "use coll[len(coll) - 1] (len() may cost a request)."
+    )
 
 
 # -- rule 6: a first page already fetched serves slices --------------------------------

@@ -22,6 +22,7 @@ from wadlclient import (
     NotFound,
     OAuthAuthorizer,
     PreconditionFailed,
+    Redacted,
     ServiceRoot,
 )
 
@@ -347,6 +348,25 @@ def test_redacted_link_raises_a_clear_error_when_followed(
             _ = recipe.cookbook
 
 
+def test_a_redacted_link_does_not_stop_tab_completion(
+    cookbook_service_factory: Callable[..., RunningService],
+) -> None:
+    import rlcompleter
+
+    service = cookbook_service_factory(auth="oauth")
+    anonymous = OAuthAuthorizer("any-consumer", access_token=AccessToken("", ""))
+    with ServiceRoot(anonymous, service.base_url) as root:
+        recipe = root.recipes[0]
+        completer = rlcompleter.Completer({"recipe": recipe})
+
+        offered = completer.attr_matches("recipe.")
+
+        assert "recipe.cookbook" in offered and "recipe.dish" in offered
+        assert getattr(recipe, "cookbook", None) is None
+        with pytest.raises(Redacted):
+            _ = recipe.cookbook
+
+
 # -- entries from pages and the cache (SPEC caching rules 5 and 6) ------------------------
 
 
@@ -391,3 +411,31 @@ def test_a_value_outside_the_wadls_options_is_refused_before_anything_is_sent(
 
     cookbook.lp_save()
     assert wire(service) == []
+
+
+def test_a_field_the_wadl_does_not_let_change_is_refused_before_anything_is_sent(
+    root: ServiceRoot, service: RunningService
+) -> None:
+    cookbook = root.cookbooks[0]
+    clear_journal(service)
+
+    with pytest.raises(AttributeError, match=r"copyright_date of cookbook at .* is read-only"):
+        cookbook.copyright_date = None
+
+    cookbook.description = "Still writable."
+    cookbook.lp_save()
+    assert [entry.method for entry in journal_entries(service)] == ["PATCH"]
+    assert cookbook.description == "Still writable."
+
+
+def test_a_read_only_field_of_the_launchpad_wadl_is_told_apart(
+    launchpad_wadl_bytes: bytes,
+) -> None:
+    from wadlclient.schema import Schema
+    from wadlclient.wadl import parse_wadl
+
+    bug = Schema(parse_wadl(launchpad_wadl_bytes)).type_info("bug")
+
+    assert bug.writable is not None
+    assert {"title", "description", "tags"} <= bug.writable
+    assert "date_created" not in bug.writable and "id" not in bug.writable

@@ -189,7 +189,7 @@ class AccessToken:
     """An OAuth access token; an empty key and secret means anonymous access.
 
     Unlike lazr.restfulclient's, ``str()`` is the secret-free ``repr``; the
-    wire form that carries the secret is :meth:`to_string`.
+    wire form that carries the secret is `to_string`.
     """
 
     def __init__(self, key: str, secret: str = "", context: str | None = None) -> None:

@@ -9,7 +9,7 @@ from wadlclient.errors import ResponseError
 from wadlclient.http import HTTPResponse
 from wadlclient.objects.resource import Resource, ResourceState, SessionLike, url_of
 from wadlclient.objects.wire import media_type_of, to_json
-from wadlclient.schema import JSON_MEDIA_TYPE, FieldKind, TypeInfo
+from wadlclient.schema import JSON_MEDIA_TYPE, Field, FieldKind, TypeInfo
 
 __all__ = ["Entry"]
 
@@ -57,22 +57,28 @@ class Entry(Resource):
         if name.startswith("_"):
             object.__setattr__(self, name, value)
             return
-        descriptor = self._info().fields.get(name)
+        info = self._info()
+        descriptor = info.fields.get(name)
         if descriptor is None or descriptor.kind not in _SETTABLE:
             raise AttributeError(f"{self._describe()} has no field {name!r} that can be set")
+        if self._session.conventions.check_values:
+            self._check_value(info, descriptor, value)
+        self._dirty[name] = value
+
+    def _check_value(self, info: TypeInfo, descriptor: Field, value: Any) -> None:
+        """Refuse what the WADL says the server would refuse with a 400, before sending it."""
+        name = descriptor.name
+        if info.writable is not None and descriptor.key not in info.writable:
+            raise AttributeError(
+                f"{name} of {self._describe()} is read-only: the service's WADL does not "
+                "let it be changed"
+            )
         options = descriptor.options
-        if (
-            options
-            and value is not None
-            and value not in options
-            and self._session.conventions.check_values
-        ):
-            # The WADL lists the values; the server would refuse any other with a 400.
+        if options and value is not None and value not in options:
             raise ValueError(
                 f"{name} of {self._describe()} may only be one of {', '.join(map(repr, options))}"
                 f", not {value!r}"
             )
-        self._dirty[name] = value
 
     def _operation_wrote(self, moved_to: str | None) -> None:
         """Read the entry afresh when next needed, from its new URL if it moved."""

@@ -86,7 +86,11 @@ class PageWalker:
     def item(self, index: int) -> Any:
         """The entry at ``index`` (from 0; IndexError past the end)."""
         if index < 0:
-            raise ValueError("Collection slices must have a nonnegative start point.")
+            # Counting from the end needs the size, which may cost a request or a walk.
+            raise ValueError(
+                f"Collection indices must be nonnegative, not {index}: for the last "
+                "entries, use coll[len(coll) - 1] (len() may cost a request)."
+            )
         found = self.entries(index, index + 1)
         if not found:
             raise IndexError("list index out of range")

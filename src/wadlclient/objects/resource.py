@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from wadlclient.errors import ResponseError
+from wadlclient.errors import Redacted, ResponseError
 from wadlclient.objects.conventions import Conventions
 from wadlclient.schema import CONVERSION_ERRORS, REDACTED_VALUE, Field, FieldKind, TypeInfo
 from wadlclient.wadl import Method, fragment_of
@@ -302,7 +302,7 @@ class Resource:
         if raw is None:
             return None
         if raw == REDACTED_VALUE:
-            raise ValueError(REDACTED_MESSAGE)
+            raise Redacted(REDACTED_MESSAGE)
         if not isinstance(raw, str):
             raise ResponseError(f"{descriptor.key} of {self._url} is not a URL: {raw!r}")
         session = self._session

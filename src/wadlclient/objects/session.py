@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
 
 from wadlclient.cache import HTTPCache
-from wadlclient.errors import ResponseError
+from wadlclient.errors import Redacted, ResponseError
 from wadlclient.http import Transport
 from wadlclient.objects.collection import Collection
 from wadlclient.objects.conventions import NATIVE, Conventions
@@ -88,7 +88,7 @@ class Session(NamedTuple):
     def load(self, url: str) -> Resource:
         """The resource at ``url`` (absolute, or relative to the root), fetched now."""
         if url.startswith("tag:"):
-            raise ValueError(REDACTED_MESSAGE)
+            raise Redacted(REDACTED_MESSAGE)
         if not urllib.parse.urlsplit(url).scheme:
             url = self.root_url + url.lstrip("/")
         response = self.transport.request("GET", url)

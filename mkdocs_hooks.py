@@ -1,0 +1,36 @@
+"""Build-time hooks of the docs site (mkdocs.yml ``hooks:``): the README becomes the tour page.
+
+The README is the guided tour, tested as written; the site shows it as
+``tour.md`` rather than keeping a second copy. Its links to ``docs/...``
+pages become links between site pages; links to other files of the
+repository (which the site does not publish) become their plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import File, Files
+
+README = Path(__file__).with_name("README.md")
+_DOCS_LINK = re.compile(r"\]\(docs/([^)]+)\)")
+_REPOSITORY_LINK = re.compile(r"\[([^\]]+)\]\((?!https?:|#|docs/)([^)]+)\)")
+
+
+def tour_markdown(readme: str) -> str:
+    """The README as a page of the site: retitled, its links made to work there."""
+    lines = readme.splitlines()
+    if lines and lines[0].startswith("# "):
+        lines[0] = "# The tour"
+    text = "\n".join(lines) + "\n"
+    text = _DOCS_LINK.sub(r"](\1)", text)
+    return _REPOSITORY_LINK.sub(r"\1 (`\2` in the repository)", text)
+
+
+def on_files(files: Files, config: Any) -> Files:
+    """Add ``tour.md``, made from the README."""
+    content = tour_markdown(README.read_text(encoding="utf-8"))
+    files.append(File.generated(config, "tour.md", content=content))
+    return files
