@@ -194,3 +194,22 @@ def test_the_created_entry_is_cached_so_loading_it_again_is_conditional(
     (entry,) = journal_entries(service)
     assert (entry.method, entry.if_none_match, entry.status) == ("GET", cookbook.http_etag, 304)
     assert again == cookbook
+
+
+def test_an_operation_shows_its_wadl_parameters_and_doc_to_help_and_inspect(
+    root: ServiceRoot,
+) -> None:
+    import inspect
+    import pydoc
+
+    create = root.cookbooks.create
+
+    assert isinstance(create, NamedOperation)
+    assert str(inspect.signature(create)) == (
+        "(*, name, cuisine, copyright_date, price, last_printing=None)"
+    )
+    shown = pydoc.render_doc(create, renderer=pydoc.plaintext)
+    assert "class create(NamedOperation)" in shown
+    assert "cuisine (required; one of 'American', 'Dessert'" in shown
+    assert "name (required): The new cookbook's name." in shown
+    assert type(root.cookbooks.create) is type(create)  # one class per operation, made once

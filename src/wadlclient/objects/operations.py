@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import urllib.parse
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -13,7 +15,7 @@ from wadlclient.objects.wire import media_type_of, to_json
 from wadlclient.schema import JSON_MEDIA_TYPE
 from wadlclient.wadl import Method, Param, fragment_of
 
-__all__ = ["NamedOperation", "multipart_body", "request_body"]
+__all__ = ["NamedOperation", "multipart_body", "operation_class", "request_body"]
 
 FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 MULTIPART_MEDIA_TYPE = "multipart/form-data"
@@ -200,3 +202,56 @@ def multipart_body(pairs: _Pairs) -> tuple[bytes, str]:
     body = b"".join(delimiter + part + b"\r\n" for part in parts)
     body += f"--{boundary}--\r\n".encode("ascii")
     return body, f"{MULTIPART_MEDIA_TYPE}; boundary={boundary}"
+
+
+@functools.lru_cache(maxsize=2048)
+def operation_class(name: str, method: Method) -> type[NamedOperation]:
+    """The class of a named operation: named for it, with its WADL doc and signature.
+
+    So that ``help(bug.subscribe)`` shows what the service documents and
+    ``inspect.signature`` (and an editor) the parameters the WADL lists:
+    keyword-only, the required ones first and without a default.
+    """
+    namespace = {
+        "__slots__": (),
+        "__doc__": _doc_of(name, method),
+        "__signature__": _signature_of(method),
+        "__module__": NamedOperation.__module__,
+        "__qualname__": name,
+    }
+    return type(name, (NamedOperation,), namespace)
+
+
+def _caller_params(method: Method) -> list[Param]:
+    return [param for param in method.params if param.fixed is None]
+
+
+def _signature_of(method: Method) -> inspect.Signature:
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    params = sorted(_caller_params(method), key=lambda param: not param.required)
+    return inspect.Signature(
+        [
+            inspect.Parameter(
+                param.name, keyword, default=inspect.Parameter.empty if param.required else None
+            )
+            for param in params
+        ]
+    )
+
+
+def _doc_of(name: str, method: Method) -> str:
+    """The operation's WADL doc, then one line per parameter (required ones marked)."""
+    lines = [f"{name}: {method.name} named operation of the service."]
+    if method.doc:
+        lines += ["", method.doc.strip()]
+    params = _caller_params(method)
+    if params:
+        lines += ["", "Parameters:"]
+    for param in params:
+        about = " ".join((param.doc or "").split())
+        marks = ["required"] if param.required else []
+        if param.options:
+            marks.append("one of " + ", ".join(map(repr, param.options)))
+        told = f" ({'; '.join(marks)})" if marks else ""
+        lines.append(f"  {param.name}{told}{': ' + about if about else ''}")
+    return "\n".join(lines)

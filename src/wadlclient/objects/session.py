@@ -22,7 +22,7 @@ from wadlclient.objects.collection import Collection
 from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.entry import Entry
 from wadlclient.objects.hosted import HostedFile
-from wadlclient.objects.operations import NamedOperation, OnWrite
+from wadlclient.objects.operations import NamedOperation, OnWrite, operation_class
 from wadlclient.objects.resource import REDACTED_MESSAGE, Resource, ServiceRootResource
 from wadlclient.schema import Schema
 from wadlclient.wadl import Method, fragment_of
@@ -83,7 +83,7 @@ class Session(NamedTuple):
         self, resource: Resource, name: str, method: Method, on_write: OnWrite
     ) -> NamedOperation:
         """The named operation ``name`` of ``resource``; ``on_write`` is told when it writes."""
-        return NamedOperation(self, resource, name, method, on_write)
+        return operation_class(name, method)(self, resource, name, method, on_write)
 
     def load(self, url: str) -> Resource:
         """The resource at ``url`` (absolute, or relative to the root), fetched now."""
