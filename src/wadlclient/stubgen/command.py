@@ -71,7 +71,9 @@ HELP = "write a package of typed access to a service, from its WADL"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments (``wadlclient.cli`` registers the command with them)."""
-    parser.add_argument("source", help="a service address (http://...) or a WADL file")
+    parser.add_argument(
+        "source", metavar="SERVICE", help="a service address (http://...), or a saved WADL file"
+    )
     parser.add_argument("--output", required=True, help="the directory to write the package in")
     parser.add_argument("--name", required=True, help="the package's name, e.g. cookbook_typed")
     parser.add_argument(
