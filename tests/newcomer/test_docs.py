@@ -1,8 +1,10 @@
 """Every example of the README and docs/ runs as written, in order, against the example service.
 
-The service is started fresh on port 8080, the address the documents use,
-with its seed data; the blocks then run twice in a row against it, each
-time in a new interpreter, as a reader who tries them twice would.
+The service is started fresh with its seed data on a free port, and the
+blocks' ``127.0.0.1:8080`` (the address the documents use) is rewritten to
+it, so that a program already listening on 8080 does not fail the suite;
+the blocks then run twice in a row against it, each time in a new
+interpreter, as a reader who tries them twice would.
 """
 
 from __future__ import annotations
@@ -18,35 +20,53 @@ from pathlib import Path
 
 import pytest
 
-from .docblocks import ROOT, blocks_of, doc_files, runnable_blocks
+from .docblocks import ROOT, Block, blocks_of, doc_files, runnable_blocks
 
 RUNNER = Path(__file__).with_name("run_doc_blocks.py")
-PORT = 8080
+#: The address the documents use.
+DOCUMENTED = "127.0.0.1:8080"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
-def service_on_8080(tmp_path: Path) -> Iterator[None]:
-    with socket.socket() as probe:
-        if probe.connect_ex(("127.0.0.1", PORT)) == 0:
-            pytest.fail(f"port {PORT} is taken: the documents' examples need it", pytrace=False)
+def service_port(tmp_path: Path) -> Iterator[int]:
+    """The example service on a free port (its banner comes once it listens)."""
+    port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "cookbook_service", "--port", str(PORT),
+        [sys.executable, "-m", "cookbook_service", "--port", str(port),
          "--db", str(tmp_path / "service.sqlite")],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 30
-        while socket.socket().connect_ex(("127.0.0.1", PORT)) != 0:
+        while socket.socket().connect_ex(("127.0.0.1", port)) != 0:
             assert server.poll() is None, "the example service did not start"
             assert time.monotonic() < deadline, "the example service did not start in 30 s"
             time.sleep(0.05)
-        yield
+        yield port
     finally:
         server.terminate()
         server.wait(timeout=10)
 
 
-def run_all(cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
+def blocks_for(port: int) -> list[Block]:
+    """The runnable blocks, their address (and expected output) moved to ``port``."""
+    here = f"127.0.0.1:{port}"
+    return [
+        block._replace(
+            text=block.text.replace(DOCUMENTED, here),
+            output=None if block.output is None else block.output.replace(DOCUMENTED, here),
+        )
+        for block in runnable_blocks()
+    ]
+
+
+def run_all(cwd: Path, home: Path, port: int) -> subprocess.CompletedProcess[str]:
     bin_dir = os.path.dirname(sys.executable)
     env = {
         **os.environ,
@@ -57,7 +77,7 @@ def run_all(cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
     }
     return subprocess.run(
         [sys.executable, str(RUNNER)],
-        input=json.dumps(runnable_blocks()),
+        input=json.dumps(blocks_for(port)),
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -66,14 +86,14 @@ def run_all(cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_every_document_block_runs_in_order_twice(service_on_8080: None, tmp_path: Path) -> None:
+def test_every_document_block_runs_in_order_twice(service_port: int, tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
     for attempt in ("first", "second"):
         cwd = tmp_path / attempt
         cwd.mkdir()
 
-        done = run_all(cwd, home)
+        done = run_all(cwd, home, service_port)
 
         assert done.returncode == 0, f"{attempt} run:\n{done.stdout}\n{done.stderr}"
         assert done.stdout.strip() == f"ok {len(runnable_blocks())}"
