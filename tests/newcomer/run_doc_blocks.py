@@ -37,6 +37,8 @@ def run_sh(where: str, text: str) -> None:
 
 def main() -> int:
     blocks = json.load(sys.stdin)
+    # As in the interactive interpreter: the current directory comes first on the path.
+    sys.path.insert(0, "")
     namespace: dict[str, object] = {"__name__": "__readme__"}
     for where, lang, text, _runs, output in blocks:
         try:

@@ -72,8 +72,9 @@ def run_all(cwd: Path, home: Path, port: int) -> subprocess.CompletedProcess[str
         **os.environ,
         "HOME": str(home),
         "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
-        # examples/ holds cookbook_typed, the typed-access package the documents import.
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "examples"), *sys.path]),
+        # What the interpreter running the tests finds, and no more: no examples/ on the
+        # path, so the typed package the documents import is the one their stubgen wrote.
+        "PYTHONPATH": os.pathsep.join(sys.path),
     }
     return subprocess.run(
         [sys.executable, str(RUNNER)],
