@@ -33,8 +33,8 @@ from urllib.parse import urljoin, urlsplit
 
 from wadlclient._version import __version__
 from wadlclient.auth import BasicHttpAuthorizer, HttpAuthorizer, OAuthAuthorizer
-from wadlclient.errors import CredentialsError, RestfulError, TransportError
-from wadlclient.objects import Collection, Entry, Resource, ServiceRoot
+from wadlclient.errors import CredentialsError, RestfulError, TransportError, Unauthorized
+from wadlclient.objects import Collection, Entry, ServiceRoot, representation_of
 from wadlclient.stubgen import command as stubgen
 
 __all__ = [
@@ -190,19 +190,11 @@ def _get_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="a progress bar on stderr while walking (needs the [progress] extra)",
     )
-
-
-def _plain(value: Any) -> Any:
-    """A JSON-friendly view of a field value (links become their URLs)."""
-    if isinstance(value, Entry):
-        return value.self_link
-    if isinstance(value, Resource):
-        return repr(value)
-    return value
-
-
-def _entry_fields(entry: Entry) -> dict[str, Any]:
-    return {name: _plain(getattr(entry, name)) for name in entry.lp_attributes}
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="a collection's entries one JSON object per line, each printed as it arrives",
+    )
 
 
 def _target_url(root: ServiceRoot, path: str) -> str:
@@ -211,7 +203,14 @@ def _target_url(root: ServiceRoot, path: str) -> str:
     A first segment naming a top-level entry (``featured_cookbook``) stands
     for that entry's own URL, which is not under the root.
     """
-    if urlsplit(path).scheme:
+    try:
+        absolute = bool(urlsplit(path).scheme)
+    except ValueError as error:
+        message = f"PATH is not a URL or a path of the service: {path!r} ({error})"
+        raise UsageError(message) from None
+    if absolute:
+        if not path.startswith(("http://", "https://")):
+            raise UsageError(f"PATH must be an http:// or https:// URL, or a path: {path!r}")
         return path
     head, _, rest = path.strip("/").partition("/")
     if head in root.lp_entries:
@@ -230,28 +229,36 @@ def _with_progress(entries: Iterable[Entry], total: int) -> Iterable[Entry]:
     return bar
 
 
-def _collection_entries(collection: Collection[Entry], limit: int, progress: bool) -> list[Entry]:
+def _collection_entries(
+    collection: Collection[Entry], limit: int, progress: bool
+) -> Iterable[Entry]:
+    """The first ``limit`` entries (a slice), or all of them as a walk yields them."""
     if limit:
         return collection[:limit]
     entries: Iterable[Entry] = collection
     if progress:
         entries = _with_progress(entries, len(collection))
-    return list(entries)
+    return entries
 
 
 def _run_get(args: argparse.Namespace) -> int:
+    """The resource's JSON as the service sent it: an entry, or a collection's size and entries."""
     with open_root(args) as root:
         resource = root.load(_target_url(root, args.path))
         if isinstance(resource, Collection):
             entries = _collection_entries(resource, args.limit, args.progress)
+            if args.jsonl:
+                for entry in entries:
+                    print(json.dumps(representation_of(entry), ensure_ascii=False), flush=True)
+                return 0
             result: Any = {
                 "total_size": len(resource),
-                "entries": [_entry_fields(entry) for entry in entries],
+                "entries": [representation_of(entry) for entry in entries],
             }
-        elif isinstance(resource, Entry):
-            result = _entry_fields(resource)
+        elif args.jsonl:
+            raise UsageError("--jsonl prints the entries of a collection; PATH names an entry")
         else:
-            result = repr(resource)
+            result = representation_of(resource)
         print_json(result)
     return 0
 
@@ -312,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except UsageError as error:
         return _fail(error, 2)
-    except CredentialsError as error:
+    except (CredentialsError, Unauthorized) as error:
         return _fail(error, 4)
     except TransportError as error:
         return _fail(error, 3)

@@ -74,3 +74,53 @@ def test_python_dash_m_wadlclient_runs_the_command_line() -> None:
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("wadlclient ")
+
+
+def test_get_prints_the_json_the_service_sent(
+    cookbook_service: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, book, _ = run(capsys, "get", cookbook_service.base_url, "featured_cookbook")
+
+    assert status == 0
+    # Links, dates and numbers as the service wrote them, not as Python objects print.
+    assert book["recipes_collection_link"].endswith("/recipes")
+    assert book["copyright_date"] == "1961-10-16T00:00:00+00:00"
+    assert book["price"] == 18.95
+    assert set(book) >= {"self_link", "resource_type_link", "http_etag", "name", "cuisine"}
+
+
+def test_get_jsonl_prints_each_entry_on_a_line_as_it_arrives(
+    cookbook_service: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["get", cookbook_service.base_url, "recipes", "--limit", "0", "--jsonl"])
+    out, _ = capsys.readouterr()
+
+    lines = out.splitlines()
+    assert status == 0
+    assert len(lines) >= 5
+    assert [json.loads(line)["self_link"].rsplit("/", 1)[-1] for line in lines[:2]] == ["1", "2"]
+
+
+def test_a_wrong_password_exits_4(
+    cookbook_service_factory: Any,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    service = cookbook_service_factory(auth="basic")
+    service.add_user("cli-user", "cli-password")
+    monkeypatch.setenv("WADLCLIENT_PASSWORD", "wrong")
+
+    status, _, err = run(capsys, "describe", service.base_url, "--basic", "cli-user")
+
+    assert status == 4
+    assert "401" in err
+
+
+@pytest.mark.parametrize("path", ["http://[::1", "ftp://example.com/x"])
+def test_a_malformed_path_exits_2_naming_it(
+    cookbook_service: Any, capsys: pytest.CaptureFixture[str], path: str
+) -> None:
+    status, _, err = run(capsys, "get", cookbook_service.base_url, path)
+
+    assert status == 2
+    assert repr(path) in err

@@ -40,6 +40,7 @@ from wadlclient.objects.resource import (
     ResourceState,
     ServiceRootResource,
     fetch_now,
+    representation_of,
     session_of,
     url_of,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "WalkPlan",
     "fetch_now",
     "prefetch",
+    "representation_of",
     "session_of",
     "url_of",
 ]

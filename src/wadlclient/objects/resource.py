@@ -36,6 +36,7 @@ __all__ = [
     "attach",
     "attached_link",
     "fetch_now",
+    "representation_of",
     "session_of",
     "unread_link",
     "url_of",
@@ -100,6 +101,11 @@ class ResourceState(NamedTuple):
 def url_of(resource: Resource) -> str:
     """The URL a resource stands for, without fetching anything."""
     return resource._url
+
+
+def representation_of(resource: Resource) -> dict[str, Any]:
+    """The resource's JSON representation as the service sent it (a copy; fetched if needed)."""
+    return dict(resource._data())
 
 
 def session_of(resource: Resource) -> SessionLike:
