@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .docblocks import ROOT, Block, blocks_of, doc_files, runnable_blocks
+from .docblocks import Block, blocks_of, doc_files, runnable_blocks
 
 RUNNER = Path(__file__).with_name("run_doc_blocks.py")
 #: The address the documents use.

@@ -8,6 +8,7 @@ One DEBUG line per exchange goes to the ``wadlclient.http`` logger.
 docs/architecture.md says what each module decides and why.
 """
 
+from wadlclient.http.connection import Verify
 from wadlclient.http.models import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_BODY,
@@ -44,4 +45,5 @@ __all__ = [
     "StreamingSender",
     "Timeout",
     "Transport",
+    "Verify",
 ]

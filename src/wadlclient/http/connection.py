@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import http.client
+import os
 import re
 import select
 import socket
@@ -19,6 +20,8 @@ __all__ = [
     "Connection",
     "PlainConnection",
     "Route",
+    "Verify",
+    "check_verify",
     "is_dropped",
     "make_route",
     "request_head",
@@ -139,13 +142,45 @@ _tls_context_lock = threading.Lock()
 _tls_context: ssl.SSLContext | None = None
 
 
-def tls_context() -> ssl.SSLContext:
-    """One verifying TLS context per process: loading the CA certificates is slow.
+#: How https certificates are checked: True (the system's trust store), a CA
+#: bundle file or directory, an ``ssl.SSLContext``, or False (not at all).
+Verify = bool | str | os.PathLike[str] | ssl.SSLContext
 
-    The system's trust store (``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` honoured).
+
+def tls_context(verify: Verify = True) -> ssl.SSLContext:
+    """The TLS context ``verify`` asks for; for True, one per process (loading CAs is slow).
+
+    True: the system's trust store (``SSL_CERT_FILE`` and ``SSL_CERT_DIR``
+    honoured). A path: that CA bundle (a file) or directory of CA
+    certificates, instead. A context: itself. False: no check at all.
     """
+    if isinstance(verify, ssl.SSLContext):
+        return verify
+    if verify is False:
+        unchecked = ssl.create_default_context()
+        unchecked.check_hostname = False
+        unchecked.verify_mode = ssl.CERT_NONE
+        return unchecked
+    if verify is not True:
+        path = os.fspath(verify)
+        if os.path.isdir(path):
+            return ssl.create_default_context(capath=path)
+        return ssl.create_default_context(cafile=path)
     global _tls_context
     with _tls_context_lock:
         if _tls_context is None:
             _tls_context = ssl.create_default_context()
         return _tls_context
+
+
+def check_verify(verify: object) -> None:
+    """Refuse a ``verify`` that cannot work, naming it, before any request is made."""
+    if isinstance(verify, (bool, ssl.SSLContext)):
+        return
+    if not isinstance(verify, (str, os.PathLike)):
+        raise TypeError(
+            "verify must be True, False, a CA bundle path or an ssl.SSLContext, "
+            f"not {type(verify).__name__}"
+        )
+    if not os.path.exists(verify):
+        raise ValueError(f"verify: no CA bundle at {os.fspath(verify)!r}")

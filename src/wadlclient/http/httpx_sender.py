@@ -15,7 +15,7 @@ import httpx
 
 from wadlclient.errors import ConnectError, ConnectionDropped, TransportError, TransportTimeout
 from wadlclient.headers import Headers
-from wadlclient.http.connection import tls_context
+from wadlclient.http.connection import Verify, tls_context
 from wadlclient.http.models import Request, Response, Timeout
 from wadlclient.http.proxies import environment_proxies, proxy_for
 from wadlclient.http.urls import Origin, parse_url
@@ -61,8 +61,9 @@ class HttpxPools:
     verifying context. Proxies are routed as `ConnectionPool` routes them.
     """
 
-    def __init__(self, proxies: Mapping[str, str] | None = None) -> None:
+    def __init__(self, proxies: Mapping[str, str] | None = None, *, verify: Verify = True) -> None:
         self._proxies = environment_proxies() if proxies is None else dict(proxies)
+        self._verify = verify
         self._routes: dict[Origin, httpx.HTTPTransport] = {}
         self._pools: dict[tuple[bool, str | None], httpx.HTTPTransport] = {}
         self._lock = threading.Lock()
@@ -77,7 +78,7 @@ class HttpxPools:
             proxy = proxy_for(self._proxies, origin)
             pool = self._pools.get((tls, proxy))
             if pool is None:
-                verify = tls_context() if tls else False
+                verify = tls_context(self._verify) if tls else False
                 pool = httpx.HTTPTransport(verify=verify, proxy=proxy)
                 self._pools[tls, proxy] = pool
             self._routes[origin] = pool

@@ -20,6 +20,7 @@ from wadlclient.errors import (
 )
 from wadlclient.headers import Headers
 from wadlclient.http.cache_policy import Cache, Cached
+from wadlclient.http.connection import Verify
 from wadlclient.http.logs import describe
 from wadlclient.http.models import HTTPResponse, Request, Response, Timeout
 from wadlclient.http.pool import ConnectionPool
@@ -74,7 +75,9 @@ class Authorizer(Protocol):
     def user_agent_params(self) -> Mapping[str, str]: ...
 
 
-def make_sender(pool: str, client: httpx.Client | None, max_body: int) -> Sender:
+def make_sender(
+    pool: str, client: httpx.Client | None, max_body: int, verify: Verify = True
+) -> Sender:
     """The default sender, or one over httpx (imported only then)."""
     if client is not None:
         from wadlclient.http.httpx_sender import ClientSender
@@ -83,8 +86,8 @@ def make_sender(pool: str, client: httpx.Client | None, max_body: int) -> Sender
     if pool == "httpx":
         from wadlclient.http.httpx_sender import HttpxPools
 
-        return HttpxPools()
-    return ConnectionPool(max_body=max_body)
+        return HttpxPools(verify=verify)
+    return ConnectionPool(max_body=max_body, verify=verify)
 
 
 def shorter(limit: float | None, left: float) -> float:

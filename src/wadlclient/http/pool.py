@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import http.client
+import ssl
 import threading
 import time
 from typing import NamedTuple
@@ -43,6 +44,7 @@ from wadlclient.http.connection import (
     Connection,
     PlainConnection,
     Route,
+    Verify,
     is_dropped,
     make_route,
     request_head,
@@ -117,10 +119,13 @@ class ConnectionPool:
         *,
         max_body: int = DEFAULT_MAX_BODY,
         trace: WireTrace | None = None,
+        verify: Verify = True,
     ) -> None:
         self._max_idle = max_idle
         self._max_body = max_body
         self._trace = trace
+        self._verify = verify
+        self._tls: ssl.SSLContext | None = None
         self._proxies = environment_proxies()
         self._routes: dict[Origin, Route | None] = {}
         self._idle: dict[Route, list[Connection]] = {}
@@ -285,7 +290,7 @@ class ConnectionPool:
                     raise TransportError(
                         "an https:// or SOCKS proxy needs httpx installed"
                     ) from error
-                self._fallback_sender = HttpxPools(self._proxies)
+                self._fallback_sender = HttpxPools(self._proxies, verify=self._verify)
             return self._fallback_sender
 
     def _checkout(self, route: Route) -> Connection | None:
@@ -312,8 +317,10 @@ class ConnectionPool:
         """A new connection, opened now so that its failures are told apart."""
         connection: Connection
         if route.tls:
+            if self._tls is None:
+                self._tls = tls_context(self._verify)
             connection = http.client.HTTPSConnection(
-                route.host, route.port, timeout=timeout.connect, context=tls_context()
+                route.host, route.port, timeout=timeout.connect, context=self._tls
             )
         elif route.tunnel is None:
             connection = PlainConnection(route.host, route.port, timeout=timeout.connect)

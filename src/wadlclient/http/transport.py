@@ -24,6 +24,7 @@ from wadlclient.errors import (
 )
 from wadlclient.http.cache_policy import Cache, CacheOutcome
 from wadlclient.http.calls import answered, failed, give_answer, prepare
+from wadlclient.http.connection import Verify, check_verify
 from wadlclient.http.flights import Flights
 from wadlclient.http.logs import describe, log_exchange, logger
 from wadlclient.http.models import (
@@ -82,7 +83,9 @@ class Transport:
     retries and waits included), ``max_body`` (an answer, sent and decoded),
     ``retry_methods`` (retried after a 502/503; idempotent ones by default),
     ``auth_origin`` (the one origin credentials go to; None: each call's
-    first URL's), ``allow_insecure_redirects`` (https -> http).
+    first URL's), ``allow_insecure_redirects`` (https -> http). ``verify``:
+    how https certificates are checked (`wadlclient.http.connection.Verify`:
+    the system's trust store by default, a CA bundle, an ``ssl.SSLContext``).
     """
 
     def __init__(
@@ -107,10 +110,12 @@ class Transport:
         auth_origin: str | None = None,
         allow_insecure_redirects: bool = False,
         retry: Retry | None = None,
+        verify: Verify = True,
     ) -> None:
         if retry is not None:
             max_retries = retry.total
         check_limits(max_retries, max_redirects, deadline, max_body, pool)
+        check_verify(verify)
         self._authorizer = authorizer
         self._cache = cache
         self._max_redirects = max_redirects
@@ -130,7 +135,9 @@ class Transport:
         self._user_agent = build_user_agent(base_client_name, params)
         self._fixed_headers = fixed_headers(self._user_agent)
         self._timeout = Timeout.of(timeout)
-        self._sender = sender if sender is not None else make_sender(pool, client, max_body)
+        self._sender = (
+            sender if sender is not None else make_sender(pool, client, max_body, verify)
+        )
         self._owns_sender = client is None
         self._closed = False
         self._flights = Flights()

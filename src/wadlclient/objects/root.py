@@ -29,6 +29,7 @@ from wadlclient.http import (
     InvalidURL,
     Retry,
     Transport,
+    Verify,
 )
 from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.links import look_ahead_from_env
@@ -188,8 +189,9 @@ class ServiceRoot(Resource):
     A ``user:password@`` in ``service_root`` logs in with HTTP Basic (and
     is removed from the URL). Credentials only ever go to the root's origin
     (scheme, host, port). ``deadline``, ``max_body``, ``retry_methods``,
-    ``allow_insecure_redirects`` and ``retry`` (a whole `Retry` policy, in
-    place of ``max_retries`` and ``retry_methods``) are `Transport`'s.
+    ``allow_insecure_redirects``, ``retry`` (a whole `Retry` policy, in
+    place of ``max_retries`` and ``retry_methods``) and ``verify`` (a CA
+    bundle or an ``ssl.SSLContext`` for https) are `Transport`'s.
 
     ``look_ahead`` turns on the automatic mode of `wadlclient.objects.links`:
     when a link of an entry from a walk or a slice is read, the same link of
@@ -223,6 +225,7 @@ class ServiceRoot(Resource):
         allow_insecure_redirects: bool = False,
         retry: Retry | None = None,
         look_ahead: int | None = None,
+        verify: Verify = True,
     ) -> None:
         check_service_address(service_root)
         service_root, authorizer = split_user_info(service_root, authorizer)
@@ -246,6 +249,7 @@ class ServiceRoot(Resource):
             auth_origin=url,
             allow_insecure_redirects=allow_insecure_redirects,
             retry=retry,
+            verify=verify,
         )
         try:
             schema, document = self._read_service(transport, url, wadl_media_type, http_cache)
@@ -299,6 +303,7 @@ class ServiceRoot(Resource):
         auth_origin: str | None = None,
         allow_insecure_redirects: bool = False,
         retry: Retry | None = None,
+        verify: Verify = True,
     ) -> Transport:
         """The transport every request of this root goes through; override to send otherwise."""
         return Transport(
@@ -313,6 +318,7 @@ class ServiceRoot(Resource):
             auth_origin=auth_origin,
             allow_insecure_redirects=allow_insecure_redirects,
             retry=retry,
+            verify=verify,
         )
 
     def read_schema(

@@ -20,7 +20,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from wadlclient import objects as _objects
 from wadlclient.cache import HTTPCache
 from wadlclient.errors import WADLError
-from wadlclient.http import DEFAULT_MAX_BODY, Sender, Transport
+from wadlclient.http import DEFAULT_MAX_BODY, Sender, Transport, Verify
 from wadlclient.http.pool import ConnectionPool
 from wadlclient.lazr import named_as_lazr
 from wadlclient.lazr.restfulclient._browser import (
@@ -277,13 +277,13 @@ class ServiceRoot(_objects.ServiceRoot):
         overridden = type(self).httpFactory is not ServiceRoot.httpFactory
         return overridden or self._proxy_info is not None
 
-    def _pool_for_factory(self) -> Sender | None:
+    def _pool_for_factory(self, verify: Verify) -> Sender | None:
         """wadlclient's pool, to send for the factory's object when no proxy needs httplib2."""
         import httplib2
 
         if self._proxy_info not in (None, httplib2.proxy_info_from_environment):
             return None
-        return ConnectionPool(trace=HTTPLIB2_TRACE)
+        return ConnectionPool(trace=HTTPLIB2_TRACE, verify=verify)
 
     # -- wadlclient's extension points -----------------------------------------
 
@@ -307,13 +307,16 @@ class ServiceRoot(_objects.ServiceRoot):
         max_retries: int,
         base_client_name: str,
         max_body: int = DEFAULT_MAX_BODY,
+        verify: Verify = True,
         **limits: Any,
     ) -> Transport:
-        sender: Sender = ConnectionPool(max_body=max_body, trace=HTTPLIB2_TRACE)
+        sender: Sender = ConnectionPool(max_body=max_body, trace=HTTPLIB2_TRACE, verify=verify)
         if self._uses_http_factory():
             # The factory's object signs; the transport only needs the User-Agent details.
             authorizer = UserAgentOnly(authorizer)
-            sender = HttpFactorySender(self._browser._connection, pool=self._pool_for_factory())
+            sender = HttpFactorySender(
+                self._browser._connection, pool=self._pool_for_factory(verify)
+            )
         # lazr's back-off: 0, 1, 2, 4, ... seconds exactly (no cap, no jitter),
         # waited through ``_browser.sleep``.
         return LazrTransport(
