@@ -292,8 +292,13 @@ def _parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"wadlclient {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every HTTP exchange")
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("-v", "--verbose", action="store_true", help="log every HTTP exchange")
+    # Before or after COMMAND; SUPPRESS so that the command's default does not undo a -v before.
+    common.add_argument(
+        "-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+        help="log every HTTP exchange",
+    )  # fmt: skip
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in commands:
         sub = subparsers.add_parser(command.name, help=command.help, parents=[common])

@@ -124,3 +124,21 @@ def test_a_malformed_path_exits_2_naming_it(
 
     assert status == 2
     assert repr(path) in err
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_verbose_is_accepted_before_or_after_the_command(
+    cookbook_service: Any, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    import logging
+
+    http_log = logging.getLogger("wadlclient.http")
+    level = http_log.level
+    argv = ["describe", cookbook_service.base_url]
+    argv = ["-v", *argv] if where == "before" else [*argv, "-v"]
+    try:
+        status, _, _ = run(capsys, *argv)
+        assert status == 0
+        assert http_log.level == logging.DEBUG
+    finally:
+        http_log.setLevel(level)
