@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import functools
-import inspect
 import urllib.parse
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wadlclient.errors import ResponseError
 from wadlclient.http import HTTPResponse
@@ -14,6 +13,9 @@ from wadlclient.objects.resource import Resource, SessionLike, url_of
 from wadlclient.objects.wire import media_type_of, to_json
 from wadlclient.schema import JSON_MEDIA_TYPE
 from wadlclient.wadl import Method, Param, fragment_of
+
+if TYPE_CHECKING:
+    import inspect
 
 __all__ = ["NamedOperation", "multipart_body", "operation_class", "request_body"]
 
@@ -227,6 +229,8 @@ def _caller_params(method: Method) -> list[Param]:
 
 
 def _signature_of(method: Method) -> inspect.Signature:
+    import inspect  # here: importing it costs a start-up that never reads a signature
+
     keyword = inspect.Parameter.KEYWORD_ONLY
     params = sorted(_caller_params(method), key=lambda param: not param.required)
     return inspect.Signature(
