@@ -172,6 +172,18 @@ def test_entries_collections_and_the_root_have_lazrs_wadl_resource_url(
     assert root.load("recipes")._wadl_resource.url == cookbook_service.url("recipes")
 
 
+def test_loading_the_redacted_value_is_a_plain_value_error_as_in_lazr(
+    cookbook_service: RunningService,
+) -> None:
+    root = _root(cookbook_service)
+
+    with pytest.raises(ValueError, match="server-side permission") as caught:
+        root.load("tag:launchpad.net:2008:redacted")
+
+    # lazr's own doctest (entries.rst) expects the class to print as ValueError.
+    assert type(caught.value) is ValueError
+
+
 # -- hosted files -----------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from wadlclient import objects as _objects
 from wadlclient.cache import HTTPCache
-from wadlclient.errors import WADLError
+from wadlclient.errors import Redacted, WADLError
 from wadlclient.http import DEFAULT_MAX_BODY, Sender, Transport, Verify
 from wadlclient.http.pool import ConnectionPool
 from wadlclient.lazr import named_as_lazr
@@ -338,6 +338,13 @@ class ServiceRoot(_objects.ServiceRoot):
     def read_root_document(self, transport: Transport, url: str) -> Any:
         """The root's JSON; malformed JSON raises json's own error, as in lazr."""
         return json.loads(transport.request("GET", url).content)
+
+    def load(self, url: str) -> Resource:
+        """As lazr: the redacted value is a plain ``ValueError`` (its doctests name the class)."""
+        try:
+            return super().load(url)
+        except Redacted as error:
+            raise ValueError(str(error)) from None
 
     @property
     def _wadl_resource(self) -> WadlResource:
