@@ -1,0 +1,136 @@
+"""Named operations: the handlers a test registers, their arguments checked against the WADL.
+
+A handler is called as ``handler(target, **arguments)``: ``target`` is the
+entry the operation was invoked on, or the collection's name for an
+operation of a top-level collection. Its arguments are the WADL's params,
+decoded (JSON, as lazr.restfulclient, launchpadlib and wadlclient send
+them), options and dates checked, and links turned back into the seeded
+entries they name. An argument the WADL does not list, or of the wrong
+type, is a 400 before the handler runs.
+
+One default handler, where the WADL makes its meaning plain: a
+collection's ``getBy<Field>(<field>)`` whose one param names a field of
+its entries answers the first entry with that value, or null.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from wadlclient.testing.description import Description, Refused, check_scalar, did_you_mean
+from wadlclient.testing.store import FakeEntry, Store
+from wadlclient.wadl import Method, Param
+
+__all__ = ["Handler", "Operations"]
+
+Handler = Callable[..., Any]
+#: Query params the paging of an operation's result takes, besides the WADL's own.
+PAGING_PARAMS = frozenset({"ws.op", "ws.start", "ws.size", "ws.show"})
+
+
+class Operations:
+    """Handlers by (resource type, ``ws.op``), and how one call's arguments are read."""
+
+    def __init__(self, description: Description, store: Store) -> None:
+        self.description = description
+        self.store = store
+        self._handlers: dict[tuple[str, str], Handler] = {}
+
+    def resolve(self, owner: str, name: str) -> tuple[str, Method]:
+        """The resource type and method ``owner`` (a collection or a type) and ``name`` name."""
+        described = self.description
+        type_id = described.collections.get(owner, owner)
+        if type_id not in described.schema.app.resource_types:
+            raise ValueError(
+                f"The WADL has no collection or resource type {owner!r}"
+                + did_you_mean(owner, [*described.collections, *described.schema.app.resource_types])
+            )
+        operations = described.schema.type_info(type_id).operations
+        method = operations.get(name)
+        if method is None:
+            raise ValueError(
+                f"{owner} has no named operation {name!r} in the WADL" + did_you_mean(name, operations)
+            )
+        return type_id, method
+
+    def register(self, owner: str, name: str, handler: Handler) -> None:
+        type_id, _method = self.resolve(owner, name)
+        self._handlers[(type_id, name)] = handler
+
+    def handler_for(self, type_id: str, name: str, method: Method) -> Handler:
+        """The registered handler, else the default one, else a 501 naming the operation."""
+        handler = self._handlers.get((type_id, name))
+        if handler is not None:
+            return handler
+        default = self._default(type_id, name, method)
+        if default is not None:
+            return default
+        raise Refused(
+            501, f"{type_id}.{name} has no handler in this fake: register one with "
+            f"@fake.operation({type_id!r}, {name!r}).",
+        )  # fmt: skip
+
+    def _default(self, type_id: str, name: str, method: Method) -> Handler | None:
+        """``getBy<Field>``: a look-up by the one field the operation takes."""
+        info = self.description.schema.type_info(type_id)
+        if not (info.is_collection and name.startswith("getBy") and len(method.params) == 1):
+            return None
+        field = method.params[0].name
+        entry_type = self.description.entry_type_of(type_id)
+        if field not in entry_type.info.fields:
+            return None
+
+        def look_up(target: Any, **arguments: Any) -> FakeEntry | None:
+            for entry in self.store.members(str(target)):
+                if entry.values.get(field) == arguments[field]:
+                    return entry
+            return None
+
+        return look_up
+
+    def arguments(self, label: str, method: Method, raw: Mapping[str, list[str]]) -> dict[str, Any]:
+        """The call's arguments by param name, every one checked; 400 listing each problem."""
+        params = {param.name: param for param in method.params}
+        problems = [
+            f"{key}: {label} takes no such parameter" + did_you_mean(key, params)
+            + f"; it takes: {', '.join(params) or 'none'}."
+            for key in raw
+            if key not in params and key not in PAGING_PARAMS
+        ]  # fmt: skip
+        arguments: dict[str, Any] = {}
+        for name, param in params.items():
+            values = raw.get(name)
+            if not values:
+                if param.required:
+                    problems.append(f"{name}: Required input is missing.")
+                continue
+            try:
+                decoded = [self._decode(param, value) for value in values]
+            except Refused as refused:
+                problems.append(refused.message)
+                continue
+            arguments[name] = decoded[0] if len(decoded) == 1 else decoded
+        if problems:
+            raise Refused(400, "\n".join(problems))
+        return arguments
+
+    def _decode(self, param: Param, text: str) -> Any:
+        """One argument as sent: options as they are, anything else as JSON (else as text)."""
+        if param.type == "binary":
+            return text
+        if param.options:
+            return check_scalar(param.name, param, text)
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+        if param.link is not None and param.link.resource_type is not None:
+            base = self.store_base
+            path = str(value)[len(base) :] if str(value).startswith(base) else value
+            return self.store.check_link(param.name, param.link.resource_type, path)
+        return check_scalar(param.name, param, value)
+
+    #: The service's base URL, set by the server once it knows its port.
+    store_base = ""

@@ -1,0 +1,236 @@
+"""What the fake answers to one request: the root, a collection, an entry, or a refusal.
+
+Pure dispatch from a `Call` to an `Answer`; `wadlclient.testing.server`
+puts it on the wire. Anything the WADL does not describe is refused with
+a message naming it, so a typo in the code under test fails its test.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from wadlclient.schema import FieldKind
+from wadlclient.testing.description import META_FIELDS, Description, Refused, did_you_mean
+from wadlclient.testing.operations import Operations
+from wadlclient.testing.render import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Renderer
+from wadlclient.testing.store import FakeEntry, Store
+
+__all__ = ["Answer", "Call", "Resources"]
+
+JSON = "application/json"
+
+
+@dataclass
+class Call:
+    """One request, read: the path below the service root, query and form values, headers."""
+
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+    body: bytes = b""
+    form: dict[str, list[str]] = field(default_factory=dict)
+
+    def header(self, name: str) -> str | None:
+        return self.headers.get(name.lower())
+
+    def value(self, name: str) -> str | None:
+        values = self.query.get(name) or self.form.get(name)
+        return values[0] if values else None
+
+
+@dataclass
+class Answer:
+    status: int
+    body: bytes = b""
+    media_type: str = "text/plain; charset=utf-8"
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def json_answer(document: Any, status: int = 200, etag: str | None = None) -> Answer:
+    headers = {"ETag": etag} if etag else {}
+    return Answer(status, json.dumps(document).encode("utf-8"), JSON, headers)
+
+
+def _matches(header: str | None, etag: str) -> bool:
+    if header is None:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in header.split(",")]
+    return "*" in tags or etag in tags
+
+
+def _paging(call: Call) -> tuple[int, int]:
+    start_text, size_text = call.value("ws.start") or "0", call.value("ws.size")
+    if not start_text.isdigit() or (size_text is not None and not size_text.isdigit()):
+        raise Refused(400, "ws.start and ws.size must be non-negative integers.")
+    size = DEFAULT_PAGE_SIZE if size_text is None else max(1, int(size_text))
+    return int(start_text), min(size, MAX_PAGE_SIZE)
+
+
+class Resources:
+    """The service's resources over one store, renderer and set of operation handlers."""
+
+    def __init__(
+        self, description: Description, store: Store, render: Renderer, operations: Operations
+    ) -> None:
+        self.description = description
+        self.store = store
+        self.render = render
+        self.operations = operations
+
+    def answer(self, call: Call) -> Answer:
+        path = call.path
+        if path == "":
+            return json_answer(self.render.root())
+        if path in self.description.collections:
+            type_id = self.description.collections[path]
+            return self._collection(call, path, type_id, path)
+        entry = self.store.entries.get(path)
+        if entry is not None:
+            return self._entry(call, entry)
+        owner_path, _, name = path.rpartition("/")
+        owner = self.store.entries.get(owner_path)
+        if owner is not None:
+            field_ = owner.type.info.fields.get(name)
+            if field_ is not None and field_.kind is FieldKind.COLLECTION and field_.link_type:
+                return self._collection(call, path, field_.link_type, name)
+        raise self._not_found(path)
+
+    def _not_found(self, path: str) -> Refused:
+        first = path.split("/")[0]
+        root_fields = self.description.root.fields
+        if first in root_fields and "/" not in path:
+            return Refused(404, f"{first} is not set in this fake: fake.set_root_link({first!r}, entry).")
+        hint = "" if first in self.description.collections else did_you_mean(first, self.description.collections)
+        return Refused(404, f"Object: <fake service>, name: {path!r}: nothing is seeded there{hint}.")
+
+    # -- collections ---------------------------------------------------------
+
+    def _collection(self, call: Call, path: str, type_id: str, label: str) -> Answer:
+        name = call.value("ws.op")
+        if name is not None:
+            return self._invoke(call, type_id, name, path, label)
+        if call.method not in ("GET", "HEAD"):
+            raise Refused(405, f"{call.method} is not allowed on the collection {label}; "
+                          "a POST needs ws.op.")  # fmt: skip
+        self._no_stray_params(call, label)
+        entry_type = self.description.entry_type_of(type_id)
+        start, size = _paging(call)
+        return json_answer(self._page(call, self.store.members(path), start, size, entry_type.id))
+
+    def _page(self, call: Call, entries: list[FakeEntry], start: int, size: int, type_id: str) -> Any:
+        if call.value("ws.show") == "total_size":
+            return len(entries)
+        others = [(k, v) for k, vs in call.query.items() if k not in ("ws.start", "ws.size") for v in vs]
+
+        def page_url(at: int, per: int) -> str:
+            query = urlencode([*others, ("ws.size", str(per)), ("ws.start", str(at))])
+            return f"{self.render.base}{call.path}?{query}"
+
+        return self.render.page(entries, start, size, type_id, page_url)
+
+    def _no_stray_params(self, call: Call, label: str) -> None:
+        stray = sorted(set(call.query) - {"ws.start", "ws.size", "ws.show"})
+        if stray:
+            raise Refused(400, f"{label} takes no query parameter {stray[0]!r} without a ws.op.")
+
+    # -- named operations ----------------------------------------------------
+
+    def _invoke(self, call: Call, type_id: str, name: str, target: Any, label: str) -> Answer:
+        method = self.description.schema.type_info(type_id).operations.get(name)
+        if method is None:
+            operations = self.description.schema.type_info(type_id).operations
+            raise Refused(400, f"No such operation: {name}" + did_you_mean(name, operations))
+        if method.name != call.method and not (method.name == "GET" and call.method == "HEAD"):
+            raise Refused(405, f"{type_id}.{name} is a {method.name} operation, not {call.method}.")
+        raw = call.query if method.name == "GET" else {**call.query, **call.form}
+        arguments = self.operations.arguments(f"{type_id}.{name}", method, raw)
+        handler = self.operations.handler_for(type_id, name, method)
+        result = handler(target, **arguments)
+        if method.response_header("Location") is not None:
+            if not isinstance(result, FakeEntry):
+                raise Refused(500, f"{type_id}.{name} is a factory: its handler must return an entry.")
+            return Answer(201, headers={"Location": self.render.url(result)})
+        if isinstance(result, FakeEntry):
+            document = self.render.entry(result)
+            return json_answer(document, etag=document["http_etag"])
+        if isinstance(result, (list, tuple)):
+            entries = [e for e in result if isinstance(e, FakeEntry)]
+            start, size = _paging(call)
+            type_of = entries[0].type_id if entries else type_id
+            return json_answer(self._page(call, entries, start, size, type_of))
+        return json_answer(result)
+
+    # -- entries -------------------------------------------------------------
+
+    def _entry(self, call: Call, entry: FakeEntry) -> Answer:
+        name = call.value("ws.op")
+        if name is not None:
+            return self._invoke(call, entry.type_id, name, entry, entry.path)
+        if call.method in ("GET", "HEAD"):
+            document = self.render.entry(entry)
+            etag = document["http_etag"]
+            if _matches(call.header("If-None-Match"), etag):
+                return Answer(304, headers={"ETag": etag})
+            return json_answer(document, etag=etag)
+        if call.method == "PATCH":
+            return self._patch(call, entry)
+        rtype = self.description.schema.app.resource_types.get(entry.type_id)
+        if call.method == "DELETE" and rtype is not None and rtype.method("DELETE") is not None:
+            self.store.delete(entry)
+            return Answer(200)
+        raise Refused(405, f"{call.method} is not allowed on a {entry.type_id} in the WADL.")
+
+    def _patch(self, call: Call, entry: FakeEntry) -> Answer:
+        """Checked whole before anything changes: a 400 lists every refused field."""
+        content_type = (call.header("Content-Type") or "").split(";")[0].strip()
+        if content_type != JSON:
+            raise Refused(415, f"PATCH needs a JSON body (Content-Type: {JSON}).")
+        current = self.render.entry(entry)
+        if_match = call.header("If-Match")
+        if if_match is not None and not _matches(if_match, current["http_etag"]):
+            raise Refused(412, "The entry has changed since you fetched it (If-Match failed).")
+        try:
+            changes = json.loads(call.body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise Refused(400, "The body is not valid JSON.") from None
+        if not isinstance(changes, dict):
+            raise Refused(400, "The body must be a JSON object of the fields to change.")
+        fields, problems = self._changes(entry, current, changes)
+        if not problems:
+            try:
+                self.store.change(entry, fields)
+            except Refused as refused:
+                problems.append(refused.message)
+        if problems:
+            raise Refused(400, "\n".join(sorted(problems)))
+        document = self.render.entry(entry)
+        return json_answer(document, 209, document["http_etag"])
+
+    def _changes(
+        self, entry: FakeEntry, current: dict[str, Any], changes: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[str]]:
+        """Field name -> new value (links as paths), and a message per refused key."""
+        by_key = {f.key: f for f in entry.type.info.fields.values()}
+        writable = entry.type.info.writable or frozenset()
+        fields: dict[str, Any] = {}
+        problems: list[str] = []
+        for key, value in changes.items():
+            field_ = by_key.get(key)
+            if field_ is None:
+                problems.append(f"{key}: You tried to modify a nonexistent attribute."
+                                + did_you_mean(key, list(by_key)))  # fmt: skip
+            elif value == current.get(key):
+                continue
+            elif key in META_FIELDS or key not in writable:
+                problems.append(f"{key}: You tried to modify a read-only attribute.")
+            elif field_.kind is FieldKind.ENTRY:
+                base = self.render.base
+                text = str(value) if value is not None else None
+                fields[field_.name] = text[len(base) :] if text and text.startswith(base) else text
+            else:
+                fields[field_.name] = value
+        return fields, problems

@@ -1,0 +1,132 @@
+"""The fake on the wire: the standard library's threading HTTP server on loopback.
+
+The standard library rather than the cookbook service's Starlette and
+uvicorn: a user's test suite needs no extra dependency, and the server is
+listening as soon as the constructor returns (no event loop to start).
+"""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from wadlclient.testing.description import Refused
+from wadlclient.testing.journal import FakeJournal, Served
+from wadlclient.testing.resources import Answer, Call, Resources
+
+__all__ = ["FakeServer"]
+
+#: The largest request body the fake reads; a bigger one is refused (413).
+MAX_BODY = 16 * 1024 * 1024
+FORM = "application/x-www-form-urlencoded"
+
+
+class FakeServer:
+    """Serves ``resources`` (and the WADL at the root) under ``/<version>/`` on 127.0.0.1."""
+
+    def __init__(self, version_path: str, wadl: bytes, journal: FakeJournal) -> None:
+        self.version_path = version_path
+        self.wadl = wadl
+        self.journal = journal
+        self.resources: Resources | None = None
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server.daemon_threads = True
+        self.port = int(self._server.server_address[1])
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._server.shutdown()
+            self._thread.join()
+            self._thread = None
+        self._server.server_close()
+
+    def answer(self, call: Call) -> Answer:
+        """The answer to one call; a refusal becomes its status and one-line message."""
+        accept = call.header("Accept") or ""
+        if call.path == "" and call.method in ("GET", "HEAD") and "wadl" in accept:
+            media_type = next(t.split(";")[0].strip() for t in accept.split(",") if "wadl" in t)
+            return Answer(200, self.wadl, media_type)
+        assert self.resources is not None
+        try:
+            with self.resources.store.lock:
+                return self.resources.answer(call)
+        except Refused as refused:
+            return Answer(refused.status, (refused.message + "\n").encode("utf-8"))
+
+
+def _read_call(handler: BaseHTTPRequestHandler, version_path: str) -> Call | Answer:
+    split = urlsplit(handler.path)
+    headers = {name.lower(): value for name, value in handler.headers.items()}
+    length_text = headers.get("content-length", "0") or "0"
+    if not length_text.isdigit() or int(length_text) > MAX_BODY:
+        return Answer(413, b"The request body is too large for the fake (or its length is not a number).\n")
+    body = handler.rfile.read(int(length_text)) if int(length_text) else b""
+    if not split.path.startswith(version_path):
+        return Answer(404, f"The fake serves {version_path} only, not {split.path!r}.\n".encode())
+    path = unquote(split.path[len(version_path) :]).rstrip("/")
+    query = parse_qs(split.query, keep_blank_values=True)
+    call = Call(handler.command, path, query, headers, body)
+    if headers.get("content-type", "").split(";")[0].strip() == FORM:
+        call.form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+    return call
+
+
+def _served(call: Call, answer: Answer) -> Served:
+    body: Any = call.body or None
+    if call.form:
+        body = call.form
+    elif call.body and (call.header("Content-Type") or "").startswith("application/json"):
+        body = call.body.decode("utf-8", "replace")
+    auth = call.header("Authorization")
+    return Served(
+        method=call.method,
+        path=call.path,
+        query=call.query,
+        status=answer.status,
+        ws_op=call.value("ws.op"),
+        body=body,
+        if_match=call.header("If-Match"),
+        if_none_match=call.header("If-None-Match"),
+        auth_scheme=auth.split(" ", 1)[0] if auth else None,
+        accept=call.header("Accept"),
+        message=answer.body.decode("utf-8", "replace").strip() if answer.status >= 400 else "",
+    )
+
+
+def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True
+
+        def _serve(self) -> None:
+            read = _read_call(self, server.version_path)
+            if isinstance(read, Answer):
+                answer = read
+                self.close_connection = True
+            else:
+                answer = server.answer(read)
+                server.journal.record(_served(read, answer))
+            self.send_response(answer.status)
+            if answer.status != 304:
+                self.send_header("Content-Type", answer.media_type)
+                self.send_header("Content-Length", str(len(answer.body)))
+            for name, value in answer.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            if self.command != "HEAD" and answer.status != 304:
+                self.wfile.write(answer.body)
+
+        do_GET = do_HEAD = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
+
+        def log_message(self, format: str, *args: object) -> None:
+            """Quiet: the journal holds what a test needs."""
+
+    return Handler
