@@ -22,6 +22,20 @@ __all__ = ["Description", "Refused", "check_scalar", "did_you_mean"]
 META_FIELDS = frozenset({"self_link", "resource_type_link", "http_etag", "web_link"})
 
 
+#: XML Schema types -> the JSON values (as Python) that carry them.
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "integer": (int,),
+    "long": (int,),
+    "short": (int,),
+    "boolean": (bool,),
+    "decimal": (int, float),
+    "float": (int, float),
+    "double": (int, float),
+    "string": (str,),
+}
+
+
 class Refused(Exception):
     """A request or a seed the WADL does not allow: ``status`` and lazr.restful's message."""
 
@@ -50,6 +64,11 @@ def check_scalar(where: str, param: Param | None, value: Any) -> Any:
             400, f'{where}: Invalid value "{value}". Acceptable values are: '
             + ", ".join(param.options),
         )  # fmt: skip
+    expected = _JSON_TYPES.get(param.type or "")
+    if expected is not None and (
+        isinstance(value, bool) is not (expected[0] is bool) or not isinstance(value, expected)
+    ):
+        raise Refused(400, f"{where}: got {type(value).__name__} {value!r}, expected {param.type}.")
     if param.type in ("dateTime", "date"):
         parse = datetime.fromisoformat if param.type == "dateTime" else date.fromisoformat
         text = value.isoformat() if isinstance(value, (date, datetime)) else value

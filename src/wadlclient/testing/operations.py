@@ -45,13 +45,16 @@ class Operations:
         if type_id not in described.schema.app.resource_types:
             raise ValueError(
                 f"The WADL has no collection or resource type {owner!r}"
-                + did_you_mean(owner, [*described.collections, *described.schema.app.resource_types])
+                + did_you_mean(
+                    owner, [*described.collections, *described.schema.app.resource_types]
+                )
             )
         operations = described.schema.type_info(type_id).operations
         method = operations.get(name)
         if method is None:
             raise ValueError(
-                f"{owner} has no named operation {name!r} in the WADL" + did_you_mean(name, operations)
+                f"{owner} has no named operation {name!r} in the WADL"
+                + did_you_mean(name, operations)
             )
         return type_id, method
 
@@ -125,6 +128,8 @@ class Operations:
         try:
             value = json.loads(text)
         except ValueError:
+            value = text
+        if param.type == "string" and not isinstance(value, str):
             value = text
         if param.link is not None and param.link.resource_type is not None:
             base = self.store_base

@@ -43,7 +43,9 @@ class Renderer:
 
     def root(self) -> dict[str, Any]:
         """Every link of the root's representation: collections by name, entry links if set."""
-        document: dict[str, Any] = {"resource_type_link": f"{self.base}#{self.description.root_type}"}
+        document: dict[str, Any] = {
+            "resource_type_link": f"{self.base}#{self.description.root_type}"
+        }
         for field in self.description.root.fields.values():
             if field.kind is FieldKind.COLLECTION:
                 document[field.key] = self.base + field.name

@@ -103,9 +103,17 @@ class Resources:
         first = path.split("/")[0]
         root_fields = self.description.root.fields
         if first in root_fields and "/" not in path:
-            return Refused(404, f"{first} is not set in this fake: fake.set_root_link({first!r}, entry).")
-        hint = "" if first in self.description.collections else did_you_mean(first, self.description.collections)
-        return Refused(404, f"Object: <fake service>, name: {path!r}: nothing is seeded there{hint}.")
+            return Refused(
+                404, f"{first} is not set in this fake: fake.set_root_link({first!r}, entry)."
+            )
+        hint = (
+            ""
+            if first in self.description.collections
+            else did_you_mean(first, self.description.collections)
+        )
+        return Refused(
+            404, f"Object: <fake service>, name: {path!r}: nothing is seeded there{hint}."
+        )
 
     # -- collections ---------------------------------------------------------
 
@@ -121,10 +129,14 @@ class Resources:
         start, size = _paging(call)
         return json_answer(self._page(call, self.store.members(path), start, size, entry_type.id))
 
-    def _page(self, call: Call, entries: list[FakeEntry], start: int, size: int, type_id: str) -> Any:
+    def _page(
+        self, call: Call, entries: list[FakeEntry], start: int, size: int, type_id: str
+    ) -> Any:
         if call.value("ws.show") == "total_size":
             return len(entries)
-        others = [(k, v) for k, vs in call.query.items() if k not in ("ws.start", "ws.size") for v in vs]
+        others = [
+            (k, v) for k, vs in call.query.items() if k not in ("ws.start", "ws.size") for v in vs
+        ]
 
         def page_url(at: int, per: int) -> str:
             query = urlencode([*others, ("ws.size", str(per)), ("ws.start", str(at))])
@@ -152,7 +164,9 @@ class Resources:
         result = handler(target, **arguments)
         if method.response_header("Location") is not None:
             if not isinstance(result, FakeEntry):
-                raise Refused(500, f"{type_id}.{name} is a factory: its handler must return an entry.")
+                raise Refused(
+                    500, f"{type_id}.{name} is a factory: its handler must return an entry."
+                )
             return Answer(201, headers={"Location": self.render.url(result)})
         if isinstance(result, FakeEntry):
             document = self.render.entry(result)

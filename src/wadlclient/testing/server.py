@@ -38,7 +38,9 @@ class FakeServer:
 
     def start(self) -> None:
         if self._thread is None:
-            self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+            self._thread = threading.Thread(
+                target=self._server.serve_forever, args=(0.05,), daemon=True
+            )
             self._thread.start()
 
     def stop(self) -> None:
@@ -67,7 +69,9 @@ def _read_call(handler: BaseHTTPRequestHandler, version_path: str) -> Call | Ans
     headers = {name.lower(): value for name, value in handler.headers.items()}
     length_text = headers.get("content-length", "0") or "0"
     if not length_text.isdigit() or int(length_text) > MAX_BODY:
-        return Answer(413, b"The request body is too large for the fake (or its length is not a number).\n")
+        return Answer(
+            413, b"The request body is too large for the fake (or its length is not a number).\n"
+        )
     body = handler.rfile.read(int(length_text)) if int(length_text) else b""
     if not split.path.startswith(version_path):
         return Answer(404, f"The fake serves {version_path} only, not {split.path!r}.\n".encode())

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from wadlclient.schema import Schema
@@ -29,6 +29,8 @@ from wadlclient.testing.store import LAUNCHPAD_PATHS, FakeEntry, Store
 from wadlclient.wadl import parse_wadl
 
 __all__ = ["FakeService"]
+
+T = TypeVar("T")
 
 _BASE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?resources\b[^>]*?\bbase=\"([^\"]+)\"")
 
@@ -87,7 +89,10 @@ class FakeService:
         return self.start()
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         self.close()
 
@@ -97,12 +102,14 @@ class FakeService:
         """A new entry of a top-level collection; a field the WADL does not list is a ValueError."""
         return _seeding(lambda: self.store.add(collection, fields))
 
-    def add_to(self, parent: FakeEntry, collection: str, entry: FakeEntry | None = None, **fields: Any) -> FakeEntry:
-        """An entry of ``parent``'s scoped collection (``bug.bug_tasks``): ``entry``, or a new one."""
+    def add_to(
+        self, parent: FakeEntry, collection: str, entry: FakeEntry | None = None, **fields: Any
+    ) -> FakeEntry:
+        """An entry of ``parent``'s scoped collection (``bug_tasks``): ``entry`` or a new one."""
         return _seeding(lambda: self.store.add_to(parent, collection, entry, fields))
 
     def change(self, entry: FakeEntry, **fields: Any) -> None:
-        """Change an entry behind the clients' backs (its ETag changes: their next PATCH gets 412)."""
+        """Change an entry behind the clients' backs: its ETag changes (a stale PATCH: 412)."""
         _seeding(lambda: self.store.change(entry, fields))
 
     def delete(self, entry: FakeEntry) -> None:
@@ -133,7 +140,7 @@ class FakeService:
         return register
 
 
-def _seeding(action: Callable[[], Any]) -> Any:
+def _seeding(action: Callable[[], T]) -> T:
     """A refusal while seeding as a ValueError: the test's own mistake, at its own line."""
     try:
         return action()

@@ -51,7 +51,9 @@ class FakeEntry:
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.type.info.fields:
-            raise KeyError(f"{self.type.id} has no field {name!r}" + did_you_mean(name, self.type.info.fields))
+            raise KeyError(
+                f"{self.type.id} has no field {name!r}" + did_you_mean(name, self.type.info.fields)
+            )
         return self.values.get(name)
 
     def __repr__(self) -> str:
@@ -99,7 +101,9 @@ class Store:
         if target is None or target.deleted:
             raise Refused(400, f"{where}: {value!r} is not an entry of this service.")
         if link_type and self.description.has_type(link_type) and target.type_id != link_type:
-            raise Refused(400, f"{where}: expected a link to a {link_type}, not a {target.type_id}.")
+            raise Refused(
+                400, f"{where}: expected a link to a {link_type}, not a {target.type_id}."
+            )
         return target
 
     # -- seeding -------------------------------------------------------------
@@ -109,7 +113,9 @@ class Store:
         entry_type = self.description.entry_type_of(self.description.collection_type(collection))
         return self._create(entry_type, collection, self.paths.get(collection), fields)
 
-    def add_to(self, parent: FakeEntry, name: str, entry: FakeEntry | None, fields: Mapping[str, Any]) -> FakeEntry:
+    def add_to(
+        self, parent: FakeEntry, name: str, entry: FakeEntry | None, fields: Mapping[str, Any]
+    ) -> FakeEntry:
         """An entry in a scoped collection (``bug.bug_tasks``): an existing one, or a new one."""
         field = parent.type.info.fields.get(name)
         if field is None or field.kind is not FieldKind.COLLECTION or field.link_type is None:
@@ -148,7 +154,9 @@ class Store:
             try:
                 path = template.format(n=number, **key_values)
             except KeyError as missing:
-                raise Refused(400, f"{collection} entries need {missing} (their URL is {template!r}).") from None
+                raise Refused(
+                    400, f"{collection} entries need {missing} (their URL is {template!r})."
+                ) from None
             if path in self.entries:
                 raise Refused(409, f"An entry already lives at {path!r}: give it another key.")
             entry = FakeEntry(entry_type, path, values)
