@@ -233,7 +233,7 @@ def test_a_bad_link_to_an_operation_fails_on_the_wire(
     fake_lp.add("bugs", title="Old")
 
     @fake_lp.operation("bugs", "searchTasks")
-    def search(target: object, **arguments: object) -> list[object]:
+    def search(owner: object, /, **arguments: object) -> list[object]:
         return []
 
     with pytest.raises(BadRequest) as refused:

@@ -140,5 +140,18 @@ class Description:
         self._types[type_id] = found
         return found
 
-    def has_type(self, type_id: str) -> bool:
-        return self.schema.app.json_representation(fragment_of(type_id)) is not None
+    def conforms(self, type_id: str, link_type: str) -> bool:
+        """Whether an entry of ``type_id`` may stand where the WADL links a ``link_type``.
+
+        The WADL names interfaces too (Launchpad's ``bug_target``) and says
+        nothing of what implements them: an entry conforms when it has
+        every field of the linked type, or when that type has no JSON.
+        """
+        link_type = fragment_of(link_type)
+        if type_id == link_type:
+            return True
+        wanted = self.schema.app.json_representation(link_type)
+        if wanted is None:
+            return True
+        offered = self.entry_type(type_id).params
+        return all(param.name in offered for param in wanted.params)

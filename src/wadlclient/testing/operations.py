@@ -1,12 +1,16 @@
 """Named operations: the handlers a test registers, their arguments checked against the WADL.
 
-A handler is called as ``handler(target, **arguments)``: ``target`` is the
+A handler is called as ``handler(owner, **arguments)``: ``owner`` is the
 entry the operation was invoked on, or the collection's name for an
-operation of a top-level collection. Its arguments are the WADL's params,
-decoded (JSON, as lazr.restfulclient, launchpadlib and wadlclient send
-them), options and dates checked, and links turned back into the seeded
-entries they name. An argument the WADL does not list, or of the wrong
-type, is a 400 before the handler runs.
+operation of a top-level collection (declare it positional-only,
+``def handler(owner, /, **arguments)``, since a param may be called
+``target`` or ``owner``). What it raises is answered 500, naming it.
+
+Its arguments are the WADL's params, decoded (JSON, as
+lazr.restfulclient, launchpadlib and wadlclient send them), options and
+dates checked, and links turned back into the seeded entries they name.
+An argument the WADL does not list, or of the wrong type, is a 400
+before the handler runs.
 
 One default handler, where the WADL makes its meaning plain: a
 collection's ``getBy<Field>(<field>)`` whose one param names a field of

@@ -80,6 +80,8 @@ class Resources:
         self.store = store
         self.render = render
         self.operations = operations
+        #: What handlers raised (each answered 500), for the test to re-raise.
+        self.handler_errors: list[Exception] = []
 
     def answer(self, call: Call) -> Answer:
         path = call.path
@@ -161,7 +163,15 @@ class Resources:
         raw = call.query if method.name == "GET" else {**call.query, **call.form}
         arguments = self.operations.arguments(f"{type_id}.{name}", method, raw)
         handler = self.operations.handler_for(type_id, name, method)
-        result = handler(target, **arguments)
+        try:
+            result = handler(target, **arguments)
+        except Refused:
+            raise
+        except Exception as error:
+            self.handler_errors.append(error)
+            raise Refused(
+                500, f"The handler of {type_id}.{name} raised {type(error).__name__}: {error}"
+            ) from None
         if method.response_header("Location") is not None:
             if not isinstance(result, FakeEntry):
                 raise Refused(

@@ -121,11 +121,17 @@ class FakeService:
             raise ValueError(f"the root of this WADL has no link {name!r}")
         self._render.root_links[name] = entry
 
+    @property
+    def handler_errors(self) -> list[Exception]:
+        """What operation handlers raised (each was answered 500 naming it), oldest first."""
+        assert self._server.resources is not None
+        return self._server.resources.handler_errors
+
     def url_of(self, entry: FakeEntry) -> str:
         return self._render.url(entry)
 
     def operation(self, owner: str, name: str) -> Callable[[Handler], Handler]:
-        """Register ``handler(target, **arguments)`` for a named operation of ``owner``.
+        """Register ``handler(owner, /, **arguments)`` for a named operation of ``owner``.
 
         ``owner`` is a top-level collection (``"people"``) or a resource type
         (``"distribution"``); an operation the WADL does not list is a

@@ -100,7 +100,7 @@ class Store:
         target = value if isinstance(value, FakeEntry) else self.entries.get(str(value))
         if target is None or target.deleted:
             raise Refused(400, f"{where}: {value!r} is not an entry of this service.")
-        if link_type and self.description.has_type(link_type) and target.type_id != link_type:
+        if link_type and not self.description.conforms(target.type_id, link_type):
             raise Refused(
                 400, f"{where}: expected a link to a {link_type}, not a {target.type_id}."
             )
