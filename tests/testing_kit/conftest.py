@@ -31,3 +31,9 @@ def lp_root(fake_lp: FakeService) -> Iterator[ServiceRoot]:
     """wadlclient's own client on the fake Launchpad."""
     with ServiceRoot(None, fake_lp.service_root, version=fake_lp.version) as root:
         yield root
+
+
+@pytest.fixture(scope="session")
+def fake_launchpad_wadl(launchpad_wadl_bytes: bytes) -> bytes:
+    """The plugin's ``fake_launchpad`` made from the shared test data's Launchpad WADL."""
+    return launchpad_wadl_bytes
