@@ -68,8 +68,10 @@ LAYERS: dict[str, Rule] = {
     "wadlclient.lazr": Rule(("wadlclient",)),
     "wadlclient.lazr_compat": Rule(("wadlclient",)),
     "wadlclient.cli": Rule(("wadlclient",)),
-    # the testing kit (a fake service from a WADL; launchpadlib patched to reach it)
-    "wadlclient.testing": Rule((*BOTTOM, WADL, SCHEMA, HTTP, "wadlclient.testing")),
+    # the testing kit: a fake service from a WADL, launchpadlib patched, record and replay
+    "wadlclient.testing": Rule(
+        (*BOTTOM, WADL, SCHEMA, HTTP, "wadlclient.objects", "wadlclient.testing")
+    ),
     "wadlclient.__main__": Rule(("wadlclient.cli",)),
     "wadlclient.__init__": Rule(("wadlclient",)),
 }

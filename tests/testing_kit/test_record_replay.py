@@ -1,0 +1,85 @@
+"""A session recorded against a live service replays from its file offline, credentials scrubbed."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from wadlclient import AccessToken, OAuthAuthorizer, TransportError
+from wadlclient.testing import FakeService
+from wadlclient.testing.record import ReplaySender, recorded_root, replayed_root, scrub
+
+
+def record_people(wadl: bytes, path: Path, lookups: int) -> tuple[list[str], str, int]:
+    """Record ``lookups`` look-ups by index: (what was read, the root URL, requests served)."""
+    token = AccessToken("token-key-123", "token-secret-456")
+    authorizer = OAuthAuthorizer("recorder", access_token=token)
+    with FakeService(wadl) as fake:
+        for number in range(lookups):
+            fake.add("people", name=f"p{number}", display_name=f"Person {number}")
+        with recorded_root(path, authorizer, fake.service_root) as root:
+            names = [root.people[number].display_name for number in range(lookups)]
+        return names, fake.service_root, len(fake.journal)
+
+
+def test_a_50_request_session_replays_offline_in_under_a_second(
+    launchpad_wadl_bytes: bytes, tmp_path: Path
+) -> None:
+    path = tmp_path / "session.json"
+    recorded, root_url, served = record_people(launchpad_wadl_bytes, path, 48)
+    assert served == 50  # the WADL, the root, 48 look-ups; the fake is closed from here on
+
+    started = time.perf_counter()
+    with replayed_root(path, None, root_url) as root:
+        replayed = [root.people[number].display_name for number in range(48)]
+    elapsed = time.perf_counter() - started
+
+    assert replayed == recorded
+    assert elapsed < 1.0
+
+
+def test_the_recording_is_readable_and_holds_no_credentials(
+    launchpad_wadl_bytes: bytes, tmp_path: Path
+) -> None:
+    path = tmp_path / "session.json"
+    record_people(launchpad_wadl_bytes, path, 1)
+
+    text = path.read_text(encoding="utf-8")
+    exchanges = json.loads(text)["exchanges"]
+
+    assert "token-key-123" not in text and "token-secret-456" not in text
+    assert {e["request_headers"].get("authorization") for e in exchanges} == {"<scrubbed>"}
+    assert exchanges[-1]["url"].endswith("/1.0/people?ws.start=0&ws.size=1")
+    assert '"display_name": "Person 0"' in exchanges[-1]["body"]["text"]
+
+
+def test_tokens_in_urls_and_bodies_are_scrubbed() -> None:
+    body = "oauth_token=abc&oauth_token_secret=xyz&lp.context=none"
+
+    assert scrub(body) == "oauth_token=<scrubbed>&oauth_token_secret=<scrubbed>&lp.context=none"
+    assert scrub('{"password": "hunter2"}') == '{"password": "<scrubbed>"}'
+
+
+def test_a_request_that_was_not_recorded_fails_naming_it(
+    launchpad_wadl_bytes: bytes, tmp_path: Path
+) -> None:
+    path = tmp_path / "session.json"
+    _names, root_url, _served = record_people(launchpad_wadl_bytes, path, 1)
+
+    with replayed_root(path, None, root_url) as root:
+        assert root.people[0].name == "p0"
+        with pytest.raises(TransportError, match=r"GET .*/1.0/bugs\?ws.start=0&ws.size=1: not in"):
+            root.bugs[0]
+        with pytest.raises(TransportError, match=r"people\?ws.start=0&ws.size=1 again: not in"):
+            root.people[0]
+
+
+def test_a_file_that_is_not_a_recording_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "session.json"
+    path.write_text('{"exchanges": []}')
+
+    with pytest.raises(ValueError, match="not a recording of format 'wadlclient-recording/1'"):
+        ReplaySender(path)
