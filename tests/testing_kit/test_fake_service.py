@@ -251,3 +251,23 @@ def test_an_operation_without_a_handler_answers_501_naming_it(
 
     assert refused.value.status == 501
     assert b"people.getByEmail has no handler in this fake" in refused.value.content
+
+
+def test_a_hosted_file_is_read_written_and_deleted(fake_cookbook: FakeService) -> None:
+    book = fake_cookbook.add("cookbooks", name="Basics", cover=("image/png", b"\x89PNG old"))
+
+    with ServiceRoot(None, fake_cookbook.service_root) as root:
+        cover = root.cookbooks[0].cover
+        with cover.open() as reader:
+            assert (reader.read(), reader.content_type) == (b"\x89PNG old", "image/png")
+        with cover.open("w", content_type="image/gif", filename="c.gif") as writer:
+            writer.write(b"GIF89a new")
+        assert book["cover"] == ("image/gif", b"GIF89a new")
+        cover.delete()
+
+    assert book["cover"] is None
+    assert send(fake_cookbook, "GET", "cookbooks/Basics/cover")[0] == 404
+    methods = [
+        (s.method, s.status) for s in fake_cookbook.journal.requests(path="cookbooks/Basics/cover")
+    ]
+    assert methods == [("GET", 200), ("PUT", 200), ("DELETE", 200), ("GET", 404)]

@@ -185,3 +185,22 @@ def test_a_handler_that_raises_answers_500_naming_it(
         b"The handler of people.getByEmail raised LookupError: no directory\n",
     )
     assert [type(e) for e in fake_lp.handler_errors] == [LookupError]
+
+
+def test_an_operations_page_may_give_total_size_link_as_launchpads_searches_do(
+    fake_lp: FakeService, lp_root: ServiceRoot
+) -> None:
+    bugs = [fake_lp.add("bugs", title=f"bug {n}") for n in range(3)]
+    fake_lp.total_size_link = True
+
+    @fake_lp.operation("bugs", "searchTasks")
+    def search(owner: Any, /, **arguments: Any) -> list[FakeEntry]:
+        return bugs
+
+    page = get_json(fake_lp, "bugs?ws.op=searchTasks")
+    found = lp_root.bugs.searchTasks()
+
+    assert "total_size" not in page
+    assert page["total_size_link"] == fake_lp.base + "bugs?ws.op=searchTasks&ws.show=total_size"
+    assert len(found) == 3
+    assert fake_lp.journal.requests("GET", "bugs")[-1].query["ws.show"] == ["total_size"]

@@ -7,6 +7,7 @@ a message naming it, so a typo in the code under test fails its test.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +63,10 @@ def _matches(header: str | None, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+def _pairs(query: dict[str, list[str]], leaving: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [(k, v) for k, values in query.items() if k not in leaving for v in values]
+
+
 def _paging(call: Call) -> tuple[int, int]:
     start_text, size_text = call.value("ws.start") or "0", call.value("ws.size")
     if not start_text.isdigit() or (size_text is not None and not size_text.isdigit()):
@@ -80,6 +85,9 @@ class Resources:
         self.store = store
         self.render = render
         self.operations = operations
+        #: Pages of named operations carry ``total_size_link`` (as Launchpad's
+        #: searches do) rather than ``total_size``.
+        self.total_size_link = False
         #: What handlers raised (each answered 500), for the test to re-raise.
         self.handler_errors: list[Exception] = []
 
@@ -99,6 +107,8 @@ class Resources:
             field_ = owner.type.info.fields.get(name)
             if field_ is not None and field_.kind is FieldKind.COLLECTION and field_.link_type:
                 return self._collection(call, path, field_.link_type, name)
+            if field_ is not None and field_.kind is FieldKind.HOSTED_FILE:
+                return self._hosted_file(call, owner, name)
         raise self._not_found(path)
 
     def _not_found(self, path: str) -> Refused:
@@ -136,9 +146,7 @@ class Resources:
     ) -> Any:
         if call.value("ws.show") == "total_size":
             return len(entries)
-        others = [
-            (k, v) for k, vs in call.query.items() if k not in ("ws.start", "ws.size") for v in vs
-        ]
+        others = _pairs(call.query, ("ws.start", "ws.size"))
 
         def page_url(at: int, per: int) -> str:
             query = urlencode([*others, ("ws.size", str(per)), ("ws.start", str(at))])
@@ -185,8 +193,37 @@ class Resources:
             entries = [e for e in result if isinstance(e, FakeEntry)]
             start, size = _paging(call)
             type_of = entries[0].type_id if entries else type_id
-            return json_answer(self._page(call, entries, start, size, type_of))
+            page = self._page(call, entries, start, size, type_of)
+            if self.total_size_link and isinstance(page, dict):
+                del page["total_size"]
+                query = urlencode([*_pairs(call.query, ("ws.show",)), ("ws.show", "total_size")])
+                page["total_size_link"] = f"{self.render.base}{call.path}?{query}"
+            return json_answer(page)
         return json_answer(result)
+
+    # -- hosted files ----------------------------------------------------------
+
+    def _hosted_file(self, call: Call, entry: FakeEntry, name: str) -> Answer:
+        """GET the bytes (404 when there are none), PUT new ones, DELETE them."""
+        stored = entry.values.get(name)
+        if call.method in ("GET", "HEAD"):
+            if stored is None:
+                raise Refused(404, f"{entry.path} has no {name} file.")
+            media_type, data = stored
+            etag = '"' + hashlib.sha1(data).hexdigest() + '"'
+            if _matches(call.header("If-None-Match"), etag):
+                return Answer(304, headers={"ETag": etag})
+            return Answer(200, data, media_type, {"ETag": etag})
+        if call.method == "PUT":
+            media_type = call.header("Content-Type")
+            if not media_type:
+                raise Refused(400, "PUT to a hosted file needs a Content-Type.")
+            self.store.change(entry, {name: (media_type, call.body)})
+            return Answer(200)
+        if call.method == "DELETE":
+            self.store.change(entry, {name: None})
+            return Answer(200)
+        raise Refused(405, f"{call.method} is not allowed on a hosted file.")
 
     # -- entries -------------------------------------------------------------
 

@@ -122,6 +122,17 @@ class FakeService:
         self._render.root_links[name] = entry
 
     @property
+    def total_size_link(self) -> bool:
+        """Whether pages of named operations give ``total_size_link``, not ``total_size``."""
+        assert self._server.resources is not None
+        return self._server.resources.total_size_link
+
+    @total_size_link.setter
+    def total_size_link(self, value: bool) -> None:
+        assert self._server.resources is not None
+        self._server.resources.total_size_link = value
+
+    @property
     def handler_errors(self) -> list[Exception]:
         """What operation handlers raised (each was answered 500 naming it), oldest first."""
         assert self._server.resources is not None

@@ -35,6 +35,22 @@ LAUNCHPAD_PATHS: Mapping[str, str] = {
 }
 
 
+def _hosted_file(name: str, value: Any) -> tuple[str, bytes] | None:
+    """A hosted file's (media type, bytes): given as bytes, or as the pair."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return "application/octet-stream", value
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], bytes)
+    ):
+        return value[0], value[1]
+    raise Refused(400, f"{name}: a hosted file is bytes or (media type, bytes).")
+
+
 class FakeEntry:
     """One seeded entry: its type, where it lives, and its fields by name (links as entries)."""
 
@@ -87,6 +103,8 @@ class Store:
                 )  # fmt: skip
             if field.kind is FieldKind.ENTRY:
                 checked[name] = self.check_link(name, field.link_type, value)
+            elif field.kind is FieldKind.HOSTED_FILE:
+                checked[name] = _hosted_file(name, value)
             elif field.kind is FieldKind.COLLECTION:
                 raise Refused(400, f"{name}: a collection; fill it with add_to(), not a value.")
             else:
