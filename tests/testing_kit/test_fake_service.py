@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -271,3 +272,35 @@ def test_a_hosted_file_is_read_written_and_deleted(fake_cookbook: FakeService) -
         (s.method, s.status) for s in fake_cookbook.journal.requests(path="cookbooks/Basics/cover")
     ]
     assert methods == [("GET", 200), ("PUT", 200), ("DELETE", 200), ("GET", 404)]
+
+
+def test_lazr_restfulclient_reads_and_writes_the_cookbook_fake(
+    fake_cookbook: FakeService, tmp_path: Path
+) -> None:
+    from lazr.restfulclient.resource import ServiceRoot as LazrServiceRoot
+
+    soup = fake_cookbook.add("dishes", name="Soup")
+    recipe = fake_cookbook.add("recipes", instructions="Boil.", dish=soup)
+    root = LazrServiceRoot(None, fake_cookbook.service_root, str(tmp_path), version="1.0")
+
+    seen = root.recipes[0]
+    assert (seen.instructions, seen.dish.name) == ("Boil.", "Soup")
+    seen.instructions = "Boil gently."
+    seen.lp_save()
+
+    assert recipe["instructions"] == "Boil gently."
+    patch = fake_cookbook.journal.requests("PATCH", "recipes/1")
+    assert [(p.status, p.if_match is not None) for p in patch] == [(209, True)]
+
+
+def test_a_fake_of_the_launchpad_wadl_starts_in_under_a_second_warm(
+    launchpad_wadl_bytes: bytes,
+) -> None:
+    with FakeService(launchpad_wadl_bytes):
+        pass  # the first start warms the imports
+    started = time.perf_counter()
+    with FakeService(launchpad_wadl_bytes) as fake:
+        elapsed = time.perf_counter() - started
+        assert get_json(fake, "")["people_collection_link"] == fake.base + "people"
+
+    assert elapsed < 1.0
