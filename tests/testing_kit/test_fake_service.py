@@ -304,3 +304,12 @@ def test_a_fake_of_the_launchpad_wadl_starts_in_under_a_second_warm(
         assert get_json(fake, "")["people_collection_link"] == fake.base + "people"
 
     assert elapsed < 1.0
+
+
+def test_a_request_outside_the_service_version_is_a_404_in_the_journal(
+    fake_lp: FakeService,
+) -> None:
+    status, _headers, body = send(fake_lp, "GET", "/devel/people")
+
+    assert (status, body) == (404, b"The fake serves /1.0/ only, not '/devel/people'.\n")
+    assert [(s.path, s.status) for s in fake_lp.journal] == [("/devel/people", 404)]

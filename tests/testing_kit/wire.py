@@ -17,8 +17,11 @@ def send(
     body: Any = None,
     headers: dict[str, str] | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
-    """One request to ``fake.base + path``: (status, headers, body). A dict body goes as JSON."""
-    split = urlsplit(fake.base + path)
+    """One request to ``fake.base + path`` (``/path``: from the host's root): (status, headers,
+    body). A dict body goes as JSON."""
+    split = urlsplit(
+        fake.service_root.rstrip("/") + path if path.startswith("/") else fake.base + path
+    )
     connection = http.client.HTTPConnection(split.netloc, timeout=10)
     headers = dict(headers or {})
     data: bytes | None = None

@@ -37,9 +37,11 @@ PAGING_PARAMS = frozenset({"ws.op", "ws.start", "ws.size", "ws.show"})
 class Operations:
     """Handlers by (resource type, ``ws.op``), and how one call's arguments are read."""
 
-    def __init__(self, description: Description, store: Store) -> None:
+    def __init__(self, description: Description, store: Store, base: str) -> None:
         self.description = description
         self.store = store
+        #: The service's versioned root URL: links in arguments are below it.
+        self.base = base
         self._handlers: dict[tuple[str, str], Handler] = {}
 
     def resolve(self, owner: str, name: str) -> tuple[str, Method]:
@@ -136,10 +138,7 @@ class Operations:
         if param.type == "string" and not isinstance(value, str):
             value = text
         if param.link is not None and param.link.resource_type is not None:
-            base = self.store_base
+            base = self.base
             path = str(value)[len(base) :] if str(value).startswith(base) else value
             return self.store.check_link(param.name, param.link.resource_type, path)
         return check_scalar(param.name, param, value)
-
-    #: The service's base URL, set by the server once it knows its port.
-    store_base = ""

@@ -115,6 +115,10 @@ def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
             if isinstance(read, Answer):
                 answer = read
                 self.close_connection = True
+                message = answer.body.decode("utf-8", "replace").strip()
+                server.journal.record(
+                    Served(self.command, self.path, {}, answer.status, message=message)
+                )
             else:
                 answer = server.answer(read)
                 server.journal.record(_served(read, answer))

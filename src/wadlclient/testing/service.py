@@ -66,8 +66,7 @@ class FakeService:
             self.description = Description(Schema(parse_wadl(self._server.wadl, self.base)))
             self.store = Store(self.description, entry_paths)
             self._render = Renderer(self.description, self.base)
-            self._operations = Operations(self.description, self.store)
-            self._operations.store_base = self.base
+            self._operations = Operations(self.description, self.store, self.base)
             self._server.resources = Resources(
                 self.description, self.store, self._render, self._operations
             )
