@@ -204,3 +204,19 @@ def test_an_operations_page_may_give_total_size_link_as_launchpads_searches_do(
     assert page["total_size_link"] == fake_lp.base + "bugs?ws.op=searchTasks&ws.show=total_size"
     assert len(found) == 3
     assert fake_lp.journal.requests("GET", "bugs")[-1].query["ws.show"] == ["total_size"]
+
+
+def test_a_query_parameter_without_a_ws_op_is_refused(fake_lp: FakeService) -> None:
+    status, _headers, body = send(fake_lp, "GET", "people?name=ada")
+
+    assert (status, body) == (400, b"people takes no query parameter 'name' without a ws.op.\n")
+
+
+def test_a_body_over_the_limit_is_refused_unread(fake_lp: FakeService) -> None:
+    status, headers, body = send(
+        fake_lp, "POST", "people", headers={"Content-Length": str(64 * 1024 * 1024)}
+    )
+
+    assert status == 413
+    assert body.startswith(b"The request body is too large for the fake")
+    assert headers.get("Connection") == "close"

@@ -70,7 +70,9 @@ def _read_call(handler: BaseHTTPRequestHandler, version_path: str) -> Call | Ans
     length_text = headers.get("content-length", "0") or "0"
     if not length_text.isdigit() or int(length_text) > MAX_BODY:
         return Answer(
-            413, b"The request body is too large for the fake (or its length is not a number).\n"
+            413,
+            b"The request body is too large for the fake (or its length is not a number).\n",
+            headers={"Connection": "close"},  # its body is left unread: the connection ends
         )
     body = handler.rfile.read(int(length_text)) if int(length_text) else b""
     if not split.path.startswith(version_path):
@@ -114,7 +116,6 @@ def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
             read = _read_call(self, server.version_path)
             if isinstance(read, Answer):
                 answer = read
-                self.close_connection = True
                 message = answer.body.decode("utf-8", "replace").strip()
                 server.journal.record(
                     Served(self.command, self.path, {}, answer.status, message=message)
