@@ -313,3 +313,17 @@ def test_a_request_outside_the_service_version_is_a_404_in_the_journal(
 
     assert (status, body) == (404, b"The fake serves /1.0/ only, not '/devel/people'.\n")
     assert [(s.path, s.status) for s in fake_lp.journal] == [("/devel/people", 404)]
+
+
+def test_a_root_link_points_where_the_test_sets_it(fake_cookbook: FakeService) -> None:
+    unset = send(fake_cookbook, "GET", "featured_cookbook")
+    book = fake_cookbook.add("cookbooks", name="Basics")
+    fake_cookbook.set_root_link("featured_cookbook", book)
+
+    with ServiceRoot(None, fake_cookbook.service_root) as root:
+        assert root.featured_cookbook.name == "Basics"
+
+    assert unset[2] == (
+        b"featured_cookbook is not set in this fake: "
+        b"fake.set_root_link('featured_cookbook', entry).\n"
+    )
