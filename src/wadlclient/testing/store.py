@@ -160,8 +160,8 @@ class Store:
         *,
         listed: bool = True,
     ) -> FakeEntry:
-        values = self.check_fields(entry_type, fields)
         with self.lock:
+            values = self.check_fields(entry_type, fields)
             number = self._counters.get(collection, 0) + 1
             self._counters[collection] = number
             if "id" in entry_type.info.fields and values.get("id") is None:
@@ -195,9 +195,8 @@ class Store:
 
     def change(self, entry: FakeEntry, changes: Mapping[str, Any]) -> None:
         """Checked values written; the entry's ETag changes with them."""
-        checked = self.check_fields(entry.type, changes)
         with self.lock:
-            entry.values.update(checked)
+            entry.values.update(self.check_fields(entry.type, changes))
 
     def delete(self, entry: FakeEntry) -> None:
         """The entry gone from its path and from every collection."""
