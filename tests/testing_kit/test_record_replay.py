@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,3 +84,18 @@ def test_a_file_that_is_not_a_recording_is_refused_in_one_line(tmp_path: Path) -
 
     with pytest.raises(ValueError, match="not a recording of format 'wadlclient-recording/1'"):
         ReplaySender(path)
+
+
+def test_a_session_with_the_real_cookbook_service_replays_without_it(
+    cookbook_service: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "cookbook.json"
+    with recorded_root(path, None, cookbook_service.base_url) as root:
+        recorded = [(recipe.id, recipe.dish.name) for recipe in root.recipes[:5]]
+    served = len(cookbook_service.journal.entries())
+
+    with replayed_root(path, None, cookbook_service.base_url) as root:
+        replayed = [(recipe.id, recipe.dish.name) for recipe in root.recipes[:5]]
+
+    assert len(recorded) == 5 and replayed == recorded
+    assert len(cookbook_service.journal.entries()) == served  # nothing more reached the service
