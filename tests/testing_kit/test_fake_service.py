@@ -327,3 +327,21 @@ def test_a_root_link_points_where_the_test_sets_it(fake_cookbook: FakeService) -
         b"featured_cookbook is not set in this fake: "
         b"fake.set_root_link('featured_cookbook', entry).\n"
     )
+
+
+def test_clients_in_many_threads_are_answered_together(
+    fake_lp: FakeService, lp_root: ServiceRoot
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    people = [fake_lp.add("people", name=f"p{n}", display_name=f"P {n}") for n in range(40)]
+    for person in people:
+        fake_lp.add("bugs", title=f"by {person['name']}", owner=person)
+
+    with ThreadPoolExecutor(8) as pool:
+        owners = list(pool.map(lambda n: lp_root.bugs[n].owner.display_name, range(40)))
+
+    assert owners == [f"P {n}" for n in range(40)]
+    assert sorted(s.path for s in fake_lp.journal.requests("GET") if s.path.startswith("~")) == (
+        sorted(f"~p{n}" for n in range(40))
+    )
