@@ -46,7 +46,9 @@ ENTRY = "wadlclient.Entry"
 #: Members every entry already has (`wadlclient.EntryLike`): never redeclared.
 _ENTRY_MEMBERS = frozenset({"self_link", "resource_type_link", "http_etag"})
 #: Names the generated module defines or imports besides its classes.
-RESERVED = frozenset({"connect", "typed", "datetime", "decimal", "typing", "wadlclient"})
+RESERVED = frozenset(
+    {"connect", "login_anonymously", "typed", "datetime", "decimal", "typing", "wadlclient"}
+)
 
 
 @dataclass(frozen=True)
