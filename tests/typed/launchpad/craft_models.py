@@ -134,8 +134,9 @@ class BuildRequest(LaunchpadObject[SnapBuildRequest]):
 
 
 def triage(task: BugTask, status: BugTaskStatus = "Triaged") -> BugTaskStatus:
-    """The status a task is given: checked against Launchpad's list before anything is sent."""
+    """Give a task a status (one of Launchpad's, checked before anything is sent); save it."""
     task.status = status
+    task.lp_save()
     return task.status
 
 
