@@ -215,7 +215,7 @@ def login_anonymously(consumer_name: str, service_root: str, **options: typing.A
     return wadlclient.ServiceRoot(authorizer, service_root, **options)
 
 
-def typed(root: wadlclient.ServiceRoot) -> typing.Any:
+def typed(root: wadlclient.RootLike) -> typing.Any:
     """``root`` as this service's root: the same object, for the type checker."""
     return root
 

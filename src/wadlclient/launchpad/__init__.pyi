@@ -9308,5 +9308,5 @@ def login_anonymously(consumer_name: str, service_root: str, **options: typing.A
     """
 
 
-def typed(root: wadlclient.ServiceRoot) -> ServiceRoot:
+def typed(root: wadlclient.RootLike) -> ServiceRoot:
     """``root`` as this service's root: the same object, for the type checker."""

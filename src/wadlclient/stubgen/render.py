@@ -196,7 +196,7 @@ def render_stub(plan: ModulePlan, title: str | None, command: str) -> str:
     blocks += [_class(cls) for cls in plan.classes]
     blocks.append([_noqa(_CONNECT.format(plan.root)), *_CONNECT_DOC])
     blocks.append([_noqa(_ANONYMOUS.format(plan.root)), *_ANONYMOUS_DOC])
-    blocks.append([f"def typed(root: wadlclient.ServiceRoot) -> {plan.root}:", _TYPED_DOC])
+    blocks.append([f"def typed(root: wadlclient.RootLike) -> {plan.root}:", _TYPED_DOC])
     body = "\n\n\n".join("\n".join(block) for block in blocks)
     head = "\n".join([*_stub_header(title, command), "", *_imports(_types_of(plan), False)])
     return f"{head}\n\n{body}\n"
@@ -235,7 +235,7 @@ def render_runtime(plan: ModulePlan, title: str | None, command: str) -> str:
         "    return wadlclient.ServiceRoot(authorizer, service_root, **options)",
         "",
         "",
-        "def typed(root: wadlclient.ServiceRoot) -> typing.Any:",
+        "def typed(root: wadlclient.RootLike) -> typing.Any:",
         _TYPED_DOC,
         "    return root",
         "",
