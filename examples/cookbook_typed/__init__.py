@@ -17,8 +17,8 @@ import wadlclient
 _DECLARED = frozenset(
     {
         "Cookbook",
-        "CookbookCuisine",
         "Cookbooks",
+        "Cuisine",
         "Dish",
         "Recipe",
         "ServiceRoot",

@@ -13,7 +13,7 @@ import typing
 
 import wadlclient
 
-CookbookCuisine = typing.Literal[
+Cuisine = typing.Literal[
     "American",
     "Dessert",
     "Française",
@@ -32,7 +32,7 @@ class Cookbook(wadlclient.EntryLike, typing.Protocol):
     name: str
     """The cookbook's name (renaming moves it)."""
 
-    cuisine: CookbookCuisine
+    cuisine: Cuisine
     """The cookbook's cuisine."""
 
     @property
@@ -112,14 +112,14 @@ class Cookbooks(wadlclient.CollectionLike[Cookbook], typing.Protocol):
         self,
         *,
         name: str,
-        cuisine: CookbookCuisine,
+        cuisine: Cuisine,
         copyright_date: datetime.datetime,
         price: decimal.Decimal,
         last_printing: datetime.datetime = ...,
     ) -> Cookbook:
         """Create a cookbook."""
 
-    def find_for_cuisine(self, *, cuisine: CookbookCuisine) -> wadlclient.Collection[Cookbook]:
+    def find_for_cuisine(self, *, cuisine: Cuisine) -> wadlclient.Collection[Cookbook]:
         """Find the cookbooks of a cuisine."""
 
     def find_recipes(self, *, search: str) -> wadlclient.Collection[Recipe]:

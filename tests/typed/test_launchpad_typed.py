@@ -134,3 +134,13 @@ def test_at_run_time_the_package_holds_three_functions_and_the_classes_stay_in_t
         "connect", "login_anonymously", "typed", "__getattr__",
     ]  # fmt: skip
     assert len(text) < 16_000 < len((SHIPPED / "__init__.pyi").read_text())
+
+
+def test_enumerations_are_named_after_their_field_unless_two_option_sets_claim_it() -> None:
+    stub = (SHIPPED / "__init__.pyi").read_text()
+    aliases = set(re.findall(r"^(\w+) = typing\.Literal\[", stub, re.MULTILINE))
+
+    assert {"Pocket", "InformationType", "Importance"} <= aliases
+    assert "Status" not in aliases  # bug tasks, build requests, mirrors... each keep their class
+    assert {"BugTaskStatus", "CharmRecipeBuildRequestStatus"} <= aliases
+    assert "    pocket: Pocket = ...," in stub

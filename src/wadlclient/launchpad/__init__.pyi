@@ -13,7 +13,7 @@ import typing
 
 import wadlclient
 
-ArchiveCheckUploadPocket = typing.Literal[
+Pocket = typing.Literal[
     "Release",
     "Security",
     "Updates",
@@ -22,7 +22,7 @@ ArchiveCheckUploadPocket = typing.Literal[
 ]
 
 
-ArchiveGetBuildRecordsBuildState = typing.Literal[
+Buildstate = typing.Literal[
     "Needs building",
     "Successfully built",
     "Failed to build",
@@ -53,7 +53,7 @@ ArchiveSubscriberStatus = typing.Literal[
 ]
 
 
-BranchBranchFormat = typing.Literal[
+BranchFormat = typing.Literal[
     "!Unrecognized!",
     "Fake Bazaar Branch 4 marker",
     "Bazaar-NG Branch Reference Format 1 ",
@@ -67,7 +67,7 @@ BranchBranchFormat = typing.Literal[
 ]
 
 
-BranchBranchType = typing.Literal[
+BranchType = typing.Literal[
     "Hosted",
     "Mirrored",
     "Imported",
@@ -75,7 +75,7 @@ BranchBranchType = typing.Literal[
 ]
 
 
-BranchControlFormat = typing.Literal[
+ControlFormat = typing.Literal[
     "!Unrecognized!",
     "Bazaar-NG branch, format 0.0.4 ",
     "Bazaar-NG branch, format 5 ",
@@ -85,7 +85,7 @@ BranchControlFormat = typing.Literal[
 ]
 
 
-BranchInformationType = typing.Literal[
+InformationType = typing.Literal[
     "Public",
     "Public Security",
     "Private Security",
@@ -95,7 +95,7 @@ BranchInformationType = typing.Literal[
 ]
 
 
-BranchLifecycleStatus = typing.Literal[
+LifecycleStatus = typing.Literal[
     "Experimental",
     "Development",
     "Mature",
@@ -104,7 +104,7 @@ BranchLifecycleStatus = typing.Literal[
 ]
 
 
-BranchRepositoryFormat = typing.Literal[
+RepositoryFormat = typing.Literal[
     "!Unrecognized!",
     "Fake Bazaar repository 4 marker",
     "Fake Bazaar repository 5 marker",
@@ -134,7 +134,7 @@ BranchRepositoryFormat = typing.Literal[
 ]
 
 
-BranchSubscribeMaxDiffLines = typing.Literal[
+MaxDiffLines = typing.Literal[
     "Don't send diffs",
     "500 lines",
     "1000 lines",
@@ -143,7 +143,7 @@ BranchSubscribeMaxDiffLines = typing.Literal[
 ]
 
 
-BranchSubscribeNotificationLevel = typing.Literal[
+NotificationLevel = typing.Literal[
     "No email",
     "Branch attribute notifications only",
     "Branch revision notifications only",
@@ -151,14 +151,14 @@ BranchSubscribeNotificationLevel = typing.Literal[
 ]
 
 
-BranchSubscribeCodeReviewLevel = typing.Literal[
+ReviewLevel = typing.Literal[
     "No email",
     "Status changes only",
     "Email about all changes",
 ]
 
 
-BranchMergeProposalQueueStatus = typing.Literal[
+QueueStatus = typing.Literal[
     "Work in progress",
     "Needs review",
     "Approved",
@@ -170,7 +170,7 @@ BranchMergeProposalQueueStatus = typing.Literal[
 ]
 
 
-BranchMergeProposalCreateCommentVote = typing.Literal[
+Vote = typing.Literal[
     "Approve",
     "Needs Fixing",
     "Needs Information",
@@ -180,7 +180,7 @@ BranchMergeProposalCreateCommentVote = typing.Literal[
 ]
 
 
-BugSubscribeLevel = typing.Literal[
+BugNotificationLevel = typing.Literal[
     "Lifecycle",
     "Details",
     "Discussion",
@@ -200,20 +200,20 @@ BugNominationStatus = typing.Literal[
 ]
 
 
-BugTargetSearchTasksTagsCombinator = typing.Literal[
+TagsCombinator = typing.Literal[
     "Any",
     "All",
 ]
 
 
-BugTargetSearchTasksLinkedBranches = typing.Literal[
+LinkedBranches = typing.Literal[
     "Show all bugs",
     "Show only Bugs with linked Branches",
     "Show only Bugs without linked Branches",
 ]
 
 
-BugTaskImportance = typing.Literal[
+Importance = typing.Literal[
     "Unknown",
     "Undecided",
     "Critical",
@@ -240,7 +240,7 @@ BugTaskStatus = typing.Literal[
 ]
 
 
-BugTrackerBugTrackerType = typing.Literal[
+BugTrackerType = typing.Literal[
     "Bugzilla",
     "Debbugs",
     "Roundup",
@@ -257,7 +257,7 @@ BugTrackerBugTrackerType = typing.Literal[
 ]
 
 
-BugWatchLastErrorType = typing.Literal[
+LastErrorType = typing.Literal[
     "Unknown",
     "Bug Not Found",
     "Connection Error",
@@ -274,20 +274,20 @@ BugWatchLastErrorType = typing.Literal[
 ]
 
 
-BuilderCleanStatus = typing.Literal[
+CleanStatus = typing.Literal[
     "Clean",
     "Dirty",
     "Cleaning",
 ]
 
 
-BuilderVmResetProtocol = typing.Literal[
+VmResetProtocol = typing.Literal[
     "1.1",
     "2.0",
 ]
 
 
-CharmRecipeBuildStoreUploadStatus = typing.Literal[
+StoreUploadStatus = typing.Literal[
     "Unscheduled",
     "Pending",
     "Failed to upload",
@@ -303,7 +303,7 @@ CharmRecipeBuildRequestStatus = typing.Literal[
 ]
 
 
-CodeImportRcsType = typing.Literal[
+RcsType = typing.Literal[
     "Concurrent Versions System",
     "Subversion via CSCVS",
     "Subversion via bzr-svn",
@@ -313,7 +313,7 @@ CodeImportRcsType = typing.Literal[
 ]
 
 
-CodeImportReviewStatus = typing.Literal[
+ReviewStatus = typing.Literal[
     "Pending Review",
     "Invalid",
     "Reviewed",
@@ -322,7 +322,7 @@ CodeImportReviewStatus = typing.Literal[
 ]
 
 
-CodeImportTargetRcsType = typing.Literal[
+TargetRcsType = typing.Literal[
     "Bazaar",
     "Git",
 ]
@@ -335,20 +335,20 @@ CveStatus = typing.Literal[
 ]
 
 
-DistributionDefaultTraversalPolicy = typing.Literal[
+DefaultTraversalPolicy = typing.Literal[
     "Series",
     "Source package",
     "OCI project",
 ]
 
 
-DistributionGetCountryMirrorMirrorType = typing.Literal[
+Content = typing.Literal[
     "Archive",
     "CD Image",
 ]
 
 
-DistributionGetTranslationImportQueueEntriesImportStatus = typing.Literal[
+ImportStatus = typing.Literal[
     "Approved",
     "Imported",
     "Deleted",
@@ -359,7 +359,7 @@ DistributionGetTranslationImportQueueEntriesImportStatus = typing.Literal[
 ]
 
 
-DistributionMirrorSpeed = typing.Literal[
+Speed = typing.Literal[
     "128 Kbps",
     "256 Kbps",
     "512 Kbps",
@@ -384,7 +384,7 @@ DistributionMirrorStatus = typing.Literal[
 ]
 
 
-DistroArchSeriesFilterSense = typing.Literal[
+Sense = typing.Literal[
     "Include",
     "Exclude",
 ]
@@ -410,7 +410,7 @@ DistroSeriesGetPackageUploadsStatus = typing.Literal[
 ]
 
 
-DistroSeriesGetPackageUploadsCustomType = typing.Literal[
+CustomType = typing.Literal[
     "raw-installer",
     "raw-translations",
     "raw-dist-upgrader",
@@ -422,7 +422,7 @@ DistroSeriesGetPackageUploadsCustomType = typing.Literal[
 ]
 
 
-DistroSeriesDifferencePackageDiffStatus = typing.Literal[
+PackageDiffStatus = typing.Literal[
     "Pending",
     "Completed",
     "Failed",
@@ -437,27 +437,27 @@ DistroSeriesDifferenceStatus = typing.Literal[
 ]
 
 
-GitRepositoryRepositoryType = typing.Literal[
+RepositoryType = typing.Literal[
     "Hosted",
     "Imported",
     "Remote",
 ]
 
 
-LanguageTextDirection = typing.Literal[
+TextDirection = typing.Literal[
     "Left to Right",
     "Right to Left",
 ]
 
 
-PersonMailingListAutoSubscribePolicy = typing.Literal[
+MailingListAutoSubscribePolicy = typing.Literal[
     "Never subscribe to mailing lists",
     "Ask me when I join a team",
     "Always subscribe me to mailing lists",
 ]
 
 
-PersonVisibility = typing.Literal[
+Visibility = typing.Literal[
     "Public",
     "Private",
 ]
@@ -475,7 +475,7 @@ PersonAddMemberStatus = typing.Literal[
 ]
 
 
-PollSecrecy = typing.Literal[
+Secrecy = typing.Literal[
     "Public Votes (Anyone can see a person's vote)",
     "Semi-secret Votes (Only team administrators can see a person's vote)",
     "Secret Votes (It's impossible to track a person's vote)",
@@ -488,7 +488,7 @@ PollType = typing.Literal[
 ]
 
 
-ProjectReleaseAddFileFileType = typing.Literal[
+FileType = typing.Literal[
     "Code Release Tarball",
     "README File",
     "Release Notes",
@@ -497,14 +497,14 @@ ProjectReleaseAddFileFileType = typing.Literal[
 ]
 
 
-SshKeyKeytype = typing.Literal[
+Keytype = typing.Literal[
     "RSA",
     "DSA",
     "ECDSA",
 ]
 
 
-TeamMembershipPolicy = typing.Literal[
+MembershipPolicy = typing.Literal[
     "Open Team",
     "Delegated Team",
     "Moderated Team",
@@ -512,13 +512,13 @@ TeamMembershipPolicy = typing.Literal[
 ]
 
 
-TeamRenewalPolicy = typing.Literal[
+RenewalPolicy = typing.Literal[
     "invite them to apply for renewal",
     "invite them to renew their own membership",
 ]
 
 
-TranslationImportQueueEntryFormat = typing.Literal[
+Format = typing.Literal[
     "PO format",
     "MO format",
     "Mozilla XPI format",
@@ -649,7 +649,7 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
         distroseries: DistroSeries,
         component: typing.Any,
         strict_component: typing.Any = ...,
-        pocket: ArchiveCheckUploadPocket,
+        pocket: Pocket,
         sourcepackagename: typing.Any,
         person: Person,
     ) -> typing.Any:
@@ -710,8 +710,8 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
     def getBuildRecords(
         self,
         *,
-        build_state: ArchiveGetBuildRecordsBuildState = ...,
-        pocket: ArchiveCheckUploadPocket = ...,
+        build_state: Buildstate = ...,
+        pocket: Pocket = ...,
         source_name: typing.Any = ...,
     ) -> wadlclient.Collection[Build]:
         """Return build records in the context it is implemented. It excludes build records
@@ -800,7 +800,7 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
         component_name: typing.Any = ...,
         distro_arch_series: DistroArchSeries = ...,
         ordered: typing.Any = ...,
-        pocket: ArchiveCheckUploadPocket = ...,
+        pocket: Pocket = ...,
         created_since_date: datetime.datetime = ...,
         exact_match: typing.Any = ...,
         order_by_date: typing.Any = ...,
@@ -822,7 +822,7 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
         distro_series: DistroSeries = ...,
         status: ArchiveGetPublishedBinariesStatus = ...,
         component_name: typing.Any = ...,
-        pocket: ArchiveCheckUploadPocket = ...,
+        pocket: Pocket = ...,
         created_since_date: datetime.datetime = ...,
         exact_match: typing.Any = ...,
         order_by_date: typing.Any = ...,
@@ -1006,7 +1006,7 @@ class ArchiveDependency(wadlclient.EntryLike, typing.Protocol):
         """The archive set as a dependency."""
 
     @property
-    def pocket(self) -> ArchiveCheckUploadPocket:
+    def pocket(self) -> Pocket:
         """Pocket"""
 
     @property
@@ -1050,7 +1050,7 @@ class ArchivePermission(wadlclient.EntryLike, typing.Protocol):
     person: Person
     """Person The person or team being granted the permission."""
 
-    pocket: ArchiveCheckUploadPocket
+    pocket: Pocket
     """Pocket The pocket that this permission is for."""
 
     source_package_name: typing.Any
@@ -1153,7 +1153,7 @@ class BinaryPackagePublishingHistory(wadlclient.EntryLike, typing.Protocol):
         """
 
     @property
-    def pocket(self) -> ArchiveCheckUploadPocket:
+    def pocket(self) -> Pocket:
         """Pocket The pocket into which this entry is published"""
 
     @property
@@ -1255,11 +1255,11 @@ class Branch(wadlclient.EntryLike, typing.Protocol):
         """The canonical human-addressable web link to this resource."""
 
     @property
-    def branch_format(self) -> BranchBranchFormat:
+    def branch_format(self) -> BranchFormat:
         """Branch Format"""
 
     @property
-    def branch_type(self) -> BranchBranchType:
+    def branch_type(self) -> BranchType:
         """Branch Type"""
 
     @property
@@ -1274,7 +1274,7 @@ class Branch(wadlclient.EntryLike, typing.Protocol):
     """The associated CodeImport, if any."""
 
     @property
-    def control_format(self) -> BranchControlFormat:
+    def control_format(self) -> ControlFormat:
         """Control Directory"""
 
     @property
@@ -1300,7 +1300,7 @@ class Branch(wadlclient.EntryLike, typing.Protocol):
     """Keep branch confidential Make this branch visible only to its subscribers."""
 
     @property
-    def information_type(self) -> BranchInformationType:
+    def information_type(self) -> InformationType:
         """Information Type The type of information contained in this branch."""
 
     @property
@@ -1333,7 +1333,7 @@ class Branch(wadlclient.EntryLike, typing.Protocol):
         scanned.
         """
 
-    lifecycle_status: BranchLifecycleStatus
+    lifecycle_status: LifecycleStatus
     """Status"""
 
     @property
@@ -1372,7 +1372,7 @@ class Branch(wadlclient.EntryLike, typing.Protocol):
         """The user that registered the branch."""
 
     @property
-    def repository_format(self) -> BranchRepositoryFormat:
+    def repository_format(self) -> RepositoryFormat:
         """Repository Format"""
 
     reviewer: Person
@@ -1490,9 +1490,9 @@ class Branch(wadlclient.EntryLike, typing.Protocol):
     def subscribe(
         self,
         *,
-        max_diff_lines: BranchSubscribeMaxDiffLines,
-        notification_level: BranchSubscribeNotificationLevel,
-        code_review_level: BranchSubscribeCodeReviewLevel,
+        max_diff_lines: MaxDiffLines,
+        notification_level: NotificationLevel,
+        code_review_level: ReviewLevel,
         person: Person,
     ) -> BranchSubscription | None:
         """Subscribe this person to the branch. param person:The Person to subscribe. param
@@ -1608,7 +1608,7 @@ class BranchMergeProposal(wadlclient.EntryLike, typing.Protocol):
         """Proposal is confidential If True, this proposal is visible only to subscribers."""
 
     @property
-    def queue_status(self) -> BranchMergeProposalQueueStatus:
+    def queue_status(self) -> QueueStatus:
         """Status The current state of the proposal."""
 
     @property
@@ -1664,7 +1664,7 @@ class BranchMergeProposal(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         inline_comments: typing.Any = ...,
-        vote: BranchMergeProposalCreateCommentVote = ...,
+        vote: Vote = ...,
         review_type: typing.Any = ...,
         content: typing.Any = ...,
         parent: CodeReviewComment = ...,
@@ -1695,12 +1695,7 @@ class BranchMergeProposal(wadlclient.EntryLike, typing.Protocol):
         created. Otherwise, the details are updated.
         """
 
-    def setStatus(
-        self,
-        *,
-        status: BranchMergeProposalQueueStatus,
-        revid: typing.Any = ...,
-    ) -> typing.Any:
+    def setStatus(self, *, status: QueueStatus, revid: typing.Any = ...) -> typing.Any:
         """Set the state of the merge proposal to the specified status. param status:The new status
         of the merge proposal. param user:The user making the change. param revision_id: \\ The
         revision id to provide to the underlying status change method.
@@ -1718,13 +1713,13 @@ class BranchSubscription(wadlclient.EntryLike, typing.Protocol):
     def branch(self) -> Branch:
         """Branch ID"""
 
-    max_diff_lines: BranchSubscribeMaxDiffLines
+    max_diff_lines: MaxDiffLines
     """Generated Diff Size Limit Diffs greater than the specified number of lines will not be sent
     to the subscriber. The subscriber will still receive an email with the new revision details even
     if the diff is larger than the specified number of lines.
     """
 
-    notification_level: BranchSubscribeNotificationLevel
+    notification_level: NotificationLevel
     """Notification Level Attribute notifications are sent when branch details are changed such as
     lifecycle status and name. Revision notifications are generated when new branch revisions are
     found due to the branch being updated through either pushes to the hosted branches or the
@@ -1738,7 +1733,7 @@ class BranchSubscription(wadlclient.EntryLike, typing.Protocol):
         You can only subscribe someone who is a registered user of the system.
         """
 
-    review_level: BranchSubscribeCodeReviewLevel
+    review_level: ReviewLevel
     """Code review Level Control the kind of review activity that triggers notifications."""
 
     @property
@@ -1819,7 +1814,7 @@ class Bug(wadlclient.EntryLike, typing.Protocol):
         """Bug ID"""
 
     @property
-    def information_type(self) -> BranchInformationType:
+    def information_type(self) -> InformationType:
         """Information Type The type of information contained in this bug report."""
 
     @property
@@ -1994,7 +1989,7 @@ class Bug(wadlclient.EntryLike, typing.Protocol):
         will return a HTTP Error 401: Unauthorized error for non-admin callers.
         """
 
-    def subscribe(self, *, level: BugSubscribeLevel = ..., person: Person) -> typing.Any:
+    def subscribe(self, *, level: BugNotificationLevel = ..., person: Person) -> typing.Any:
         """Subscribe person to the bug. param person:the subscriber. param subscribed_by: \\ the
         person who created the subscription. param suppress_notify: \\ a flag to suppress notify
         call. param level:The BugNotificationLevel for the new subscription. return:an
@@ -2196,7 +2191,7 @@ class BugSubscriptionFilter(wadlclient.EntryLike, typing.Protocol):
     def web_link(self) -> typing.Any:
         """The canonical human-addressable web link to this resource."""
 
-    bug_notification_level: BugSubscribeLevel
+    bug_notification_level: BugNotificationLevel
     """Bug notification level The volume and type of bug notifications this subscription will
     generate.
     """
@@ -2266,13 +2261,13 @@ class BugTarget(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -2356,7 +2351,7 @@ class BugTask(wadlclient.EntryLike, typing.Protocol):
     def date_triaged(self) -> datetime.datetime:
         """Date Triaged The date on which this task was marked Triaged."""
 
-    importance: BugTaskImportance
+    importance: Importance
     """Importance"""
 
     @property
@@ -2413,7 +2408,7 @@ class BugTracker(wadlclient.EntryLike, typing.Protocol):
     commonly seen typos, separated by whitespace.
     """
 
-    bug_tracker_type: BugTrackerBugTrackerType
+    bug_tracker_type: BugTrackerType
     """Bug Tracker Type"""
 
     contact_details: typing.Any
@@ -2542,7 +2537,7 @@ class BugWatch(wadlclient.EntryLike, typing.Protocol):
     date_next_checked: datetime.datetime
     """Next Check"""
 
-    last_error_type: BugWatchLastErrorType
+    last_error_type: LastErrorType
     """Last Error Type"""
 
     @property
@@ -2588,7 +2583,7 @@ class Build(wadlclient.EntryLike, typing.Protocol):
     def builder(self) -> Builder:
         """Builder The builder assigned to this job."""
 
-    buildstate: ArchiveGetBuildRecordsBuildState
+    buildstate: Buildstate
     """Status The current status of the job."""
 
     @property
@@ -2634,7 +2629,7 @@ class Build(wadlclient.EntryLike, typing.Protocol):
     distribution: Distribution
     """Distribution Shortcut for its distribution."""
 
-    pocket: ArchiveCheckUploadPocket
+    pocket: Pocket
     """Pocket The build targeted pocket."""
 
     @property
@@ -2678,7 +2673,7 @@ class BuildFarmJob(wadlclient.EntryLike, typing.Protocol):
     def builder(self) -> Builder:
         """Builder The builder assigned to this job."""
 
-    buildstate: ArchiveGetBuildRecordsBuildState
+    buildstate: Buildstate
     """Status The current status of the job."""
 
     @property
@@ -2722,7 +2717,7 @@ class Builder(wadlclient.EntryLike, typing.Protocol):
     """Publicly Visible Whether or not to present the builder publicly."""
 
     @property
-    def clean_status(self) -> BuilderCleanStatus:
+    def clean_status(self) -> CleanStatus:
         """Clean status The readiness of the worker to take a job. Only internal build
         infrastructure bots need to or should write to this.
         """
@@ -2765,14 +2760,14 @@ class Builder(wadlclient.EntryLike, typing.Protocol):
     vm_host: typing.Any
     """VM host The machine hostname hosting the virtual buildd-worker, e.g.: foobar-host.ppa"""
 
-    vm_reset_protocol: BuilderVmResetProtocol
+    vm_reset_protocol: VmResetProtocol
     """VM reset protocol The protocol version for resetting the VM."""
 
     def getBuildRecords(
         self,
         *,
-        build_state: ArchiveGetBuildRecordsBuildState = ...,
-        pocket: ArchiveCheckUploadPocket = ...,
+        build_state: Buildstate = ...,
+        pocket: Pocket = ...,
         source_name: typing.Any = ...,
     ) -> wadlclient.Collection[Build]:
         """Return build records in the context it is implemented. It excludes build records
@@ -2873,7 +2868,7 @@ class CharmRecipe(wadlclient.EntryLike, typing.Protocol):
     git_ref: GitRef
     """Git branch The Git branch containing a charm recipe."""
 
-    information_type: BranchInformationType
+    information_type: InformationType
     """Information type The type of information contained in this charm recipe."""
 
     @property
@@ -2950,7 +2945,7 @@ class CharmRecipeBuild(wadlclient.EntryLike, typing.Protocol):
     def builder(self) -> Builder:
         """Builder The builder assigned to this job."""
 
-    buildstate: ArchiveGetBuildRecordsBuildState
+    buildstate: Buildstate
     """Status The current status of the job."""
 
     @property
@@ -3000,7 +2995,7 @@ class CharmRecipeBuild(wadlclient.EntryLike, typing.Protocol):
     distro_series: DistroSeries
     """Distribution series Shortcut for its distribution series."""
 
-    pocket: ArchiveCheckUploadPocket
+    pocket: Pocket
     """Pocket The build targeted pocket."""
 
     @property
@@ -3029,7 +3024,7 @@ class CharmRecipeBuild(wadlclient.EntryLike, typing.Protocol):
     def store_upload_revision(self) -> typing.Any:
         """Store revision The revision assigned to this charm recipe build by Charmhub."""
 
-    store_upload_status: CharmRecipeBuildStoreUploadStatus
+    store_upload_status: StoreUploadStatus
     """Store upload status"""
 
     title: typing.Any
@@ -3100,15 +3095,15 @@ class CodeImport(wadlclient.EntryLike, typing.Protocol):
         """Git repository The Git repository produced by the import system."""
 
     @property
-    def rcs_type(self) -> CodeImportRcsType:
+    def rcs_type(self) -> RcsType:
         """Type of RCS The revision control system to import from."""
 
     @property
-    def review_status(self) -> CodeImportReviewStatus:
+    def review_status(self) -> ReviewStatus:
         """Review Status Only reviewed imports are processed."""
 
     @property
-    def target_rcs_type(self) -> CodeImportTargetRcsType:
+    def target_rcs_type(self) -> TargetRcsType:
         """Type of target RCS The revision control system to import to."""
 
     @property
@@ -3176,7 +3171,7 @@ class CodeReviewComment(wadlclient.EntryLike, typing.Protocol):
     title: typing.Any
     """The title of the comment"""
 
-    vote: BranchMergeProposalCreateCommentVote
+    vote: Vote
     """Review"""
 
     vote_tag: typing.Any
@@ -3393,7 +3388,7 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
     date_created: datetime.datetime
     """Date created The date this distribution was registered."""
 
-    default_traversal_policy: DistributionDefaultTraversalPolicy
+    default_traversal_policy: DefaultTraversalPolicy
     """Default traversal policy The type of object that /{distro}/{name} URLs for this distribution
     resolve to.
     """
@@ -3516,7 +3511,7 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
     title: typing.Any
     """Title The distro's title."""
 
-    vcs: CodeImportTargetRcsType
+    vcs: TargetRcsType
     """VCS Version control system for this distribution's code."""
 
     def addBugSubscription(self, *, subscriber: Person = ...) -> StructuralSubscription:
@@ -3545,8 +3540,8 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
     def getBuildRecords(
         self,
         *,
-        build_state: ArchiveGetBuildRecordsBuildState = ...,
-        pocket: ArchiveCheckUploadPocket = ...,
+        build_state: Buildstate = ...,
+        pocket: Pocket = ...,
         source_name: typing.Any = ...,
     ) -> wadlclient.Collection[Build]:
         """Return build records in the context it is implemented. It excludes build records
@@ -3562,7 +3557,7 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         country: Country,
-        mirror_type: DistributionGetCountryMirrorMirrorType,
+        mirror_type: Content,
     ) -> DistributionMirror | None:
         """Return the country DNS mirror for a country and content type."""
 
@@ -3595,7 +3590,7 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         file_extension: typing.Any = ...,
-        import_status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        import_status: ImportStatus = ...,
     ) -> wadlclient.Collection[TranslationImportQueueEntry]:
         """Return entries in the translation import queue for this entity. arg import_status: \\
         RosettaImportStatus DB Schema entry. arg file_extension: \\ String with the file type
@@ -3644,13 +3639,13 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -3669,7 +3664,7 @@ class DistributionMirror(wadlclient.EntryLike, typing.Protocol):
     def web_link(self) -> typing.Any:
         """The canonical human-addressable web link to this resource."""
 
-    content: DistributionGetCountryMirrorMirrorType
+    content: Content
     """Content Choose "CD Image" if this mirror contains CD images of this distribution. Choose
     "Archive" if this is a mirror of packages for this distribution.
     """
@@ -3727,7 +3722,7 @@ class DistributionMirror(wadlclient.EntryLike, typing.Protocol):
     rsync_base_url: typing.Any
     """Rsync URL e.g.: rsync://archive.ubuntu.com/ubuntu/"""
 
-    speed: DistributionMirrorSpeed
+    speed: Speed
     """Link Speed"""
 
     status: DistributionMirrorStatus
@@ -3844,11 +3839,11 @@ class DistributionSourcePackage(wadlclient.EntryLike, typing.Protocol):
     def newCodeImport(
         self,
         *,
-        target_rcs_type: CodeImportTargetRcsType = ...,
+        target_rcs_type: TargetRcsType = ...,
         cvs_root: typing.Any = ...,
         url: typing.Any = ...,
         owner: Person = ...,
-        rcs_type: CodeImportRcsType = ...,
+        rcs_type: RcsType = ...,
         cvs_module: typing.Any = ...,
         branch_name: typing.Any = ...,
     ) -> CodeImport:
@@ -3890,13 +3885,13 @@ class DistributionSourcePackage(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -3965,8 +3960,8 @@ class DistroArchSeries(wadlclient.EntryLike, typing.Protocol):
     def getBuildRecords(
         self,
         *,
-        build_state: ArchiveGetBuildRecordsBuildState = ...,
-        pocket: ArchiveCheckUploadPocket = ...,
+        build_state: Buildstate = ...,
+        pocket: Pocket = ...,
         source_name: typing.Any = ...,
     ) -> wadlclient.Collection[Build]:
         """Return build records in the context it is implemented. It excludes build records
@@ -4013,7 +4008,7 @@ class DistroArchSeriesFilter(wadlclient.EntryLike, typing.Protocol):
         """
 
     @property
-    def sense(self) -> DistroArchSeriesFilterSense:
+    def sense(self) -> Sense:
         """Sense Whether the filter represents packages to include or exclude from the distro arch
         series.
         """
@@ -4193,8 +4188,8 @@ class DistroSeries(wadlclient.EntryLike, typing.Protocol):
     def getBuildRecords(
         self,
         *,
-        build_state: ArchiveGetBuildRecordsBuildState = ...,
-        pocket: ArchiveCheckUploadPocket = ...,
+        build_state: Buildstate = ...,
+        pocket: Pocket = ...,
         source_name: typing.Any = ...,
     ) -> wadlclient.Collection[Build]:
         """Return build records in the context it is implemented. It excludes build records
@@ -4220,8 +4215,8 @@ class DistroSeries(wadlclient.EntryLike, typing.Protocol):
         exact_match: typing.Any = ...,
         version: typing.Any = ...,
         created_since_date: datetime.datetime = ...,
-        pocket: ArchiveCheckUploadPocket = ...,
-        custom_type: DistroSeriesGetPackageUploadsCustomType = ...,
+        pocket: Pocket = ...,
+        custom_type: CustomType = ...,
         name: typing.Any = ...,
     ) -> wadlclient.Collection[PackageUpload]:
         """Get package upload records for this distribution series. param status:Filter results by
@@ -4254,7 +4249,7 @@ class DistroSeries(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         file_extension: typing.Any = ...,
-        import_status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        import_status: ImportStatus = ...,
     ) -> wadlclient.Collection[TranslationImportQueueEntry]:
         """Return entries in the translation import queue for this entity. arg import_status: \\
         RosettaImportStatus DB Schema entry. arg file_extension: \\ String with the file type
@@ -4327,13 +4322,13 @@ class DistroSeries(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -4365,7 +4360,7 @@ class DistroSeriesDifference(wadlclient.EntryLike, typing.Protocol):
         """
 
     @property
-    def package_diff_status(self) -> DistroSeriesDifferencePackageDiffStatus:
+    def package_diff_status(self) -> PackageDiffStatus:
         """Package diff status The status of the diff between the base version and the derived
         version.
         """
@@ -4376,7 +4371,7 @@ class DistroSeriesDifference(wadlclient.EntryLike, typing.Protocol):
         """
 
     @property
-    def parent_package_diff_status(self) -> DistroSeriesDifferencePackageDiffStatus:
+    def parent_package_diff_status(self) -> PackageDiffStatus:
         """Parent package diff status The status of the diff between the base version and the parent
         version.
         """
@@ -4602,7 +4597,7 @@ class GitRepository(wadlclient.EntryLike, typing.Protocol):
         """ID"""
 
     @property
-    def information_type(self) -> BranchInformationType:
+    def information_type(self) -> InformationType:
         """Information type The type of information contained in this repository."""
 
     @property
@@ -4655,7 +4650,7 @@ class GitRepository(wadlclient.EntryLike, typing.Protocol):
         """Registrant The person who registered this Git repository."""
 
     @property
-    def repository_type(self) -> GitRepositoryRepositoryType:
+    def repository_type(self) -> RepositoryType:
         """Repository type The way this repository is hosted: directly on Launchpad, or imported
         from somewhere else.
         """
@@ -4693,13 +4688,13 @@ class GitSubscription(wadlclient.EntryLike, typing.Protocol):
     def web_link(self) -> typing.Any:
         """The canonical human-addressable web link to this resource."""
 
-    max_diff_lines: BranchSubscribeMaxDiffLines
+    max_diff_lines: MaxDiffLines
     """Generated Diff Size Limit Diffs greater than the specified number of lines will not be sent
     to the subscriber. The subscriber will still receive an email with the new revision details even
     if the diff is larger than the specified number of lines.
     """
 
-    notification_level: BranchSubscribeNotificationLevel
+    notification_level: NotificationLevel
     """Notification Level Attribute notifications are sent when repository details are changed such
     as lifecycle status and name. Revision notifications are generated when new revisions are found.
     """
@@ -4715,7 +4710,7 @@ class GitSubscription(wadlclient.EntryLike, typing.Protocol):
     def repository(self) -> GitRepository:
         """Repository ID"""
 
-    review_level: BranchSubscribeCodeReviewLevel
+    review_level: ReviewLevel
     """Code review Level Control the kind of review activity that triggers notifications."""
 
     @property
@@ -4769,13 +4764,13 @@ class HasBugs(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -4855,7 +4850,7 @@ class Language(wadlclient.EntryLike, typing.Protocol):
     plural_forms: typing.Any
     """Number of plural forms The number of plural forms this language has."""
 
-    text_direction: LanguageTextDirection
+    text_direction: TextDirection
     """Text direction The direction of text in this language."""
 
     @property
@@ -4955,7 +4950,7 @@ class LivefsBuild(wadlclient.EntryLike, typing.Protocol):
     def builder(self) -> Builder:
         """Builder The builder assigned to this job."""
 
-    buildstate: ArchiveGetBuildRecordsBuildState
+    buildstate: Buildstate
     """Status The current status of the job."""
 
     @property
@@ -5006,7 +5001,7 @@ class LivefsBuild(wadlclient.EntryLike, typing.Protocol):
         """
 
     @property
-    def pocket(self) -> ArchiveCheckUploadPocket:
+    def pocket(self) -> Pocket:
         """The pocket for which to build."""
 
     @property
@@ -5182,13 +5177,13 @@ class Milestone(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -5213,7 +5208,7 @@ class ObjectWithTranslationImports(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         file_extension: typing.Any = ...,
-        import_status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        import_status: ImportStatus = ...,
     ) -> wadlclient.Collection[TranslationImportQueueEntry]:
         """Return entries in the translation import queue for this entity. arg import_status: \\
         RosettaImportStatus DB Schema entry. arg file_extension: \\ String with the file type
@@ -5259,7 +5254,7 @@ class PackageUpload(wadlclient.EntryLike, typing.Protocol):
     def id(self) -> typing.Any:
         """ID"""
 
-    pocket: ArchiveCheckUploadPocket
+    pocket: Pocket
     """The pocket The pocket targeted by this upload."""
 
     @property
@@ -5499,7 +5494,7 @@ class Person(wadlclient.EntryLike, typing.Protocol):
     def longitude(self) -> typing.Any:
         """The longitude of this object."""
 
-    mailing_list_auto_subscribe_policy: PersonMailingListAutoSubscribePolicy
+    mailing_list_auto_subscribe_policy: MailingListAutoSubscribePolicy
     """Mailing List Auto-subscription Policy This attribute determines whether a person is
     automatically subscribed to a team's mailing list when the person joins said team.
     """
@@ -5593,7 +5588,7 @@ class Person(wadlclient.EntryLike, typing.Protocol):
     def time_zone(self) -> typing.Any:
         """The time zone of this object."""
 
-    visibility: PersonVisibility
+    visibility: Visibility
     """Visibility Anyone can see a public team's data. Only team members can see private team data.
     """
 
@@ -5738,7 +5733,7 @@ class Person(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         file_extension: typing.Any = ...,
-        import_status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        import_status: ImportStatus = ...,
     ) -> wadlclient.Collection[TranslationImportQueueEntry]:
         """Return entries in the translation import queue for this entity. arg import_status: \\
         RosettaImportStatus DB Schema entry. arg file_extension: \\ String with the file type
@@ -5794,13 +5789,13 @@ class Person(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -5878,7 +5873,7 @@ class Poll(wadlclient.EntryLike, typing.Protocol):
     proposition: typing.Any
     """The proposition that is going to be voted"""
 
-    secrecy: PollSecrecy
+    secrecy: Secrecy
     """The secrecy of the Poll"""
 
     @property
@@ -6066,7 +6061,7 @@ class Project(wadlclient.EntryLike, typing.Protocol):
     Launchpad that we refer to the project and link to it.
     """
 
-    information_type: BranchInformationType
+    information_type: InformationType
     """Information Type The type of data contained in this item."""
 
     @property
@@ -6197,7 +6192,7 @@ class Project(wadlclient.EntryLike, typing.Protocol):
     translation_focus: ProjectSeries
     """Translation focus Project series that translators should focus on."""
 
-    vcs: CodeImportTargetRcsType
+    vcs: TargetRcsType
     """VCS Version control system for this project's code."""
 
     wiki_url: typing.Any
@@ -6265,7 +6260,7 @@ class Project(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         file_extension: typing.Any = ...,
-        import_status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        import_status: ImportStatus = ...,
     ) -> wadlclient.Collection[TranslationImportQueueEntry]:
         """Return entries in the translation import queue for this entity. arg import_status: \\
         RosettaImportStatus DB Schema entry. arg file_extension: \\ String with the file type
@@ -6281,11 +6276,11 @@ class Project(wadlclient.EntryLike, typing.Protocol):
     def newCodeImport(
         self,
         *,
-        target_rcs_type: CodeImportTargetRcsType = ...,
+        target_rcs_type: TargetRcsType = ...,
         cvs_root: typing.Any = ...,
         url: typing.Any = ...,
         owner: Person = ...,
-        rcs_type: CodeImportRcsType = ...,
+        rcs_type: RcsType = ...,
         cvs_module: typing.Any = ...,
         branch_name: typing.Any = ...,
     ) -> CodeImport:
@@ -6345,13 +6340,13 @@ class Project(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -6564,13 +6559,13 @@ class ProjectGroup(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -6687,13 +6682,13 @@ class ProjectGroupMilestone(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -6768,7 +6763,7 @@ class ProjectRelease(wadlclient.EntryLike, typing.Protocol):
         file_content: bytes,
         filename: typing.Any,
         signature_filename: typing.Any = ...,
-        file_type: ProjectReleaseAddFileFileType = ...,
+        file_type: FileType = ...,
         content_type: typing.Any,
     ) -> ProjectReleaseFile:
         """Add file to the library and link to this IProductRelease. The signature file will also be
@@ -6800,7 +6795,7 @@ class ProjectReleaseFile(wadlclient.EntryLike, typing.Protocol):
     def file(self) -> wadlclient.HostedFile:
         """File The file contents."""
 
-    file_type: ProjectReleaseAddFileFileType
+    file_type: FileType
     """Upstream file type"""
 
     project_release: ProjectRelease
@@ -6934,7 +6929,7 @@ class ProjectSeries(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         file_extension: typing.Any = ...,
-        import_status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        import_status: ImportStatus = ...,
     ) -> wadlclient.Collection[TranslationImportQueueEntry]:
         """Return entries in the translation import queue for this entity. arg import_status: \\
         RosettaImportStatus DB Schema entry. arg file_extension: \\ String with the file type
@@ -6991,13 +6986,13 @@ class ProjectSeries(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -7055,7 +7050,7 @@ class Snap(wadlclient.EntryLike, typing.Protocol):
     'snapcraft' keys are supported.
     """
 
-    auto_build_pocket: ArchiveCheckUploadPocket
+    auto_build_pocket: Pocket
     """Pocket for automatic builds The package stream within the source archive and distribution
     series to use when building the snap package. If the source archive is a PPA, then the PPA's
     archive dependencies will be used to select the pocket in the distribution's primary archive.
@@ -7132,7 +7127,7 @@ class Snap(wadlclient.EntryLike, typing.Protocol):
         recipe at the top level.
         """
 
-    information_type: BranchInformationType
+    information_type: InformationType
     """Information type The type of information contained in this Snap recipe."""
 
     @property
@@ -7257,7 +7252,7 @@ class SnapBuild(wadlclient.EntryLike, typing.Protocol):
     def builder(self) -> Builder:
         """Builder The builder assigned to this job."""
 
-    buildstate: ArchiveGetBuildRecordsBuildState
+    buildstate: Buildstate
     """Status The current status of the job."""
 
     @property
@@ -7308,7 +7303,7 @@ class SnapBuild(wadlclient.EntryLike, typing.Protocol):
     """Distribution series Shortcut for its distribution series."""
 
     @property
-    def pocket(self) -> ArchiveCheckUploadPocket:
+    def pocket(self) -> Pocket:
         """The pocket for which to build. The package stream within the source archive and
         distribution series to use when building the snap package. If the source archive is a PPA,
         then the PPA's archive dependencies will be used to select the pocket in the distribution's
@@ -7352,7 +7347,7 @@ class SnapBuild(wadlclient.EntryLike, typing.Protocol):
     def store_upload_revision(self) -> typing.Any:
         """Store revision The revision assigned to this package by the store."""
 
-    store_upload_status: CharmRecipeBuildStoreUploadStatus
+    store_upload_status: StoreUploadStatus
     """Store upload status"""
 
     @property
@@ -7482,7 +7477,7 @@ class SourcePackage(wadlclient.EntryLike, typing.Protocol):
         on.
         """
 
-    def getBranch(self, *, pocket: ArchiveCheckUploadPocket) -> Branch | None:
+    def getBranch(self, *, pocket: Pocket) -> Branch | None:
         """Get the official branch for this package in the given pocket. param pocket:A
         PackagePublishingPocket. return:An IBranch.
         """
@@ -7514,7 +7509,7 @@ class SourcePackage(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         file_extension: typing.Any = ...,
-        import_status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        import_status: ImportStatus = ...,
     ) -> wadlclient.Collection[TranslationImportQueueEntry]:
         """Return entries in the translation import queue for this entity. arg import_status: \\
         RosettaImportStatus DB Schema entry. arg file_extension: \\ String with the file type
@@ -7535,11 +7530,11 @@ class SourcePackage(wadlclient.EntryLike, typing.Protocol):
     def newCodeImport(
         self,
         *,
-        target_rcs_type: CodeImportTargetRcsType = ...,
+        target_rcs_type: TargetRcsType = ...,
         cvs_root: typing.Any = ...,
         url: typing.Any = ...,
         owner: Person = ...,
-        rcs_type: CodeImportRcsType = ...,
+        rcs_type: RcsType = ...,
         cvs_module: typing.Any = ...,
         branch_name: typing.Any = ...,
     ) -> CodeImport:
@@ -7575,13 +7570,13 @@ class SourcePackage(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -7589,7 +7584,7 @@ class SourcePackage(wadlclient.EntryLike, typing.Protocol):
         IBugTargets except IProduct.
         """
 
-    def setBranch(self, *, pocket: ArchiveCheckUploadPocket, branch: Branch = ...) -> typing.Any:
+    def setBranch(self, *, pocket: Pocket, branch: Branch = ...) -> typing.Any:
         """Set the official branch for the given pocket of this package. param pocket:A
         PackagePublishingPocket. param branch:The branch to set as the official branch. param
         registrant: \\ The individual who created this link. return:None
@@ -7653,7 +7648,7 @@ class SourcePackagePublishingHistory(wadlclient.EntryLike, typing.Protocol):
         """Package upload The Package Upload that caused the creation of this publication."""
 
     @property
-    def pocket(self) -> ArchiveCheckUploadPocket:
+    def pocket(self) -> Pocket:
         """Pocket The pocket into which this entry is published"""
 
     removal_comment: typing.Any
@@ -7809,7 +7804,7 @@ class SourcePackageRecipe(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         archive: Archive,
-        pocket: ArchiveCheckUploadPocket,
+        pocket: Pocket,
         distroseries: DistroSeries,
     ) -> SourcePackageRecipeBuild | None:
         """Request that the recipe be built in to the specified archive. param archive:The IArchive
@@ -7840,7 +7835,7 @@ class SourcePackageRecipeBuild(wadlclient.EntryLike, typing.Protocol):
     def builder(self) -> Builder:
         """Builder The builder assigned to this job."""
 
-    buildstate: ArchiveGetBuildRecordsBuildState
+    buildstate: Buildstate
     """Status The current status of the job."""
 
     @property
@@ -7876,7 +7871,7 @@ class SourcePackageRecipeBuild(wadlclient.EntryLike, typing.Protocol):
     distro_series: DistroSeries
     """Distribution series Shortcut for its distribution series."""
 
-    pocket: ArchiveCheckUploadPocket
+    pocket: Pocket
     """Pocket The build targeted pocket."""
 
     title: typing.Any
@@ -7894,7 +7889,7 @@ class Specification(wadlclient.EntryLike, typing.Protocol):
         """The canonical human-addressable web link to this resource."""
 
     @property
-    def information_type(self) -> BranchInformationType:
+    def information_type(self) -> InformationType:
         """Information Type The type of information contained in this specification."""
 
     def linkBranch(self, *, branch: Branch) -> typing.Any:
@@ -7946,7 +7941,7 @@ class SshKey(wadlclient.EntryLike, typing.Protocol):
         """Key text"""
 
     @property
-    def keytype(self) -> SshKeyKeytype:
+    def keytype(self) -> Keytype:
         """Key type"""
 
 
@@ -8138,7 +8133,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
     def longitude(self) -> typing.Any:
         """The longitude of this object."""
 
-    mailing_list_auto_subscribe_policy: PersonMailingListAutoSubscribePolicy
+    mailing_list_auto_subscribe_policy: MailingListAutoSubscribePolicy
     """Mailing List Auto-subscription Policy This attribute determines whether a person is
     automatically subscribed to a team's mailing list when the person joins said team.
     """
@@ -8153,7 +8148,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
         with the ADMIN or APPROVED status. The results are ordered using Person.sortingColumns.
         """
 
-    membership_policy: TeamMembershipPolicy
+    membership_policy: MembershipPolicy
     """Membership policy The policies that describe who can be a member. The choice of policy
     reflects the need to build a community (inclusive) versus the need to control Launchpad
     projects, branches, and PPAs (exclusive).
@@ -8209,7 +8204,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
     def recipes(self) -> wadlclient.Collection[SourcePackageRecipe]:
         """All recipes associated with the object."""
 
-    renewal_policy: TeamRenewalPolicy
+    renewal_policy: RenewalPolicy
     """When someone's membership is about to expire, notify them and"""
 
     @property
@@ -8225,7 +8220,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
         and all members of both subteams are considered members of "Rosetta Translators".
         """
 
-    subscription_policy: TeamMembershipPolicy
+    subscription_policy: MembershipPolicy
     """Membership policy Obsolete: use membership_policy"""
 
     @property
@@ -8247,7 +8242,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
     def time_zone(self) -> typing.Any:
         """The time zone of this object."""
 
-    visibility: PersonVisibility
+    visibility: Visibility
     """Visibility Anyone can see a public team's data. Only team members can see private team data.
     """
 
@@ -8392,7 +8387,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         file_extension: typing.Any = ...,
-        import_status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        import_status: ImportStatus = ...,
     ) -> wadlclient.Collection[TranslationImportQueueEntry]:
         """Return entries in the translation import queue for this entity. arg import_status: \\
         RosettaImportStatus DB Schema entry. arg file_extension: \\ String with the file type
@@ -8448,13 +8443,13 @@ class Team(wadlclient.EntryLike, typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -8619,7 +8614,7 @@ class TranslationImportQueueEntry(wadlclient.EntryLike, typing.Protocol):
         """Error output Output from most recent import attempt."""
 
     @property
-    def format(self) -> TranslationImportQueueEntryFormat:
+    def format(self) -> Format:
         """The file format of the import."""
 
     @property
@@ -8638,18 +8633,14 @@ class TranslationImportQueueEntry(wadlclient.EntryLike, typing.Protocol):
         """The sourcepackage associated with this entry."""
 
     @property
-    def status(self) -> DistributionGetTranslationImportQueueEntriesImportStatus:
+    def status(self) -> ImportStatus:
         """The status of the import."""
 
     @property
     def uploader(self) -> Person:
         """Uploader The person that uploaded this file to Launchpad."""
 
-    def setStatus(
-        self,
-        *,
-        new_status: DistributionGetTranslationImportQueueEntriesImportStatus,
-    ) -> typing.Any:
+    def setStatus(self, *, new_status: ImportStatus) -> typing.Any:
         """Transition to a new status if possible. param new_status: \\ Status to transition to.
         param user:The user that is doing the transition.
         """
@@ -8679,7 +8670,7 @@ class TranslationTemplate(wadlclient.EntryLike, typing.Protocol):
     part of a language pack so its translations should be exported that way.
     """
 
-    format: TranslationImportQueueEntryFormat
+    format: Format
     """File format for the source file"""
 
     @property
@@ -8872,7 +8863,7 @@ class BugTrackers(wadlclient.CollectionLike[BugTracker], typing.Protocol):
         self,
         *,
         base_url: typing.Any,
-        bug_tracker_type: BugTrackerBugTrackerType = ...,
+        bug_tracker_type: BugTrackerType = ...,
         title: typing.Any = ...,
         summary: typing.Any = ...,
         contact_details: typing.Any = ...,
@@ -8899,7 +8890,7 @@ class Bugs(wadlclient.CollectionLike[Bug], typing.Protocol):
         title: typing.Any,
         description: typing.Any,
         tags: typing.Any = ...,
-        information_type: BranchInformationType = ...,
+        information_type: InformationType = ...,
         security_related: typing.Any = ...,
         private: typing.Any = ...,
         target: BugTarget,
@@ -8936,13 +8927,13 @@ class Bugs(wadlclient.CollectionLike[Bug], typing.Protocol):
         search_text: typing.Any = ...,
         order_by: typing.Any = ...,
         bug_supervisor: Person = ...,
-        tags_combinator: BugTargetSearchTasksTagsCombinator = ...,
+        tags_combinator: TagsCombinator = ...,
         component: typing.Any = ...,
         importance: typing.Any = ...,
         information_type: typing.Any = ...,
         created_before: datetime.datetime = ...,
         milestone: typing.Any = ...,
-        linked_branches: BugTargetSearchTasksLinkedBranches = ...,
+        linked_branches: LinkedBranches = ...,
         has_no_package: typing.Any = ...,
     ) -> wadlclient.Collection[BugTask]:
         """Search the IBugTasks reported on this entity. search_params:a BugTaskSearchParams object
@@ -9076,8 +9067,8 @@ class People(wadlclient.CollectionLike[Person], typing.Protocol):
         team_description: typing.Any = ...,
         default_membership_period: typing.Any = ...,
         default_renewal_period: typing.Any = ...,
-        subscription_policy: TeamMembershipPolicy = ...,
-        membership_policy: TeamMembershipPolicy = ...,
+        subscription_policy: MembershipPolicy = ...,
+        membership_policy: MembershipPolicy = ...,
     ) -> Team:
         """Create and return a new Team with given arguments."""
 
@@ -9168,7 +9159,7 @@ class TranslationImportQueueEntries(
     def getAllEntries(
         self,
         *,
-        import_status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        import_status: ImportStatus = ...,
     ) -> wadlclient.Collection[TranslationImportQueueEntry]:
         """Return all entries this import queue has. arg target:IPerson, IProduct, IProductSeries,
         IDistribution, IDistroSeries or ISourcePackage the import entries are attached to or None to
@@ -9191,7 +9182,7 @@ class TranslationImportQueueEntries(
     def getRequestTargets(
         self,
         *,
-        status: DistributionGetTranslationImportQueueEntriesImportStatus = ...,
+        status: ImportStatus = ...,
     ) -> wadlclient.Collection[ObjectWithTranslationImports]:
         """List Product`s and `DistroSeries with pending imports. arg status:Filter by
         RosettaImportStatus. All returned items will implement IHasTranslationImports.

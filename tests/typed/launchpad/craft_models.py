@@ -20,20 +20,19 @@ from launchpadlib.launchpad import Launchpad
 
 from wadlclient import EntryLike
 from wadlclient.launchpad import (
-    ArchiveCheckUploadPocket,
-    BranchInformationType,
     BugTask,
     BugTaskStatus,
     CharmRecipeBuildRequestStatus,
+    InformationType,
+    Pocket,
     Snap,
     SnapBuildRequest,
     SourcePackageRecipe,
     SourcePackageRecipeBuild,
 )
 
-#: Launchpad's enumerations, by the names a build tool gives them.
-Pocket = ArchiveCheckUploadPocket
-InformationType = BranchInformationType
+#: Launchpad's enumerations are Launchpad's (``Pocket``, ``InformationType``):
+#: this one is shared by snap and charm build requests, named after the first.
 BuildRequestStatus = CharmRecipeBuildRequestStatus
 
 _E = TypeVar("_E", bound=EntryLike)
