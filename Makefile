@@ -58,6 +58,7 @@ package: $(STAMP)
 	$(PYTHON) -m venv .package-check
 	.package-check/bin/python -m pip install --quiet dist/*.whl
 	cd .package-check && bin/python -c "import wadlclient, wadlclient.cli, cookbook_service.seed; print('imports', wadlclient.__version__)"
+	cd .package-check && bin/python -c "import wadlclient.launchpad, glob; assert glob.glob('lib/python*/site-packages/launchpadlib-stubs/launchpad.pyi'); print('typed Launchpad and launchpadlib-stubs installed')"
 	.package-check/bin/wadlclient --version
 	rm -rf .package-check
 
