@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test test-launchpadlib test-restfulclient lint docs package bench bench-smoke venv clean
+.PHONY: launchpad-typed demo test test-launchpadlib test-restfulclient lint docs package bench bench-smoke venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,13 @@ test-launchpadlib: $(STAMP)
 test-restfulclient: $(STAMP)
 	$(BIN)/python -m tests.lazr.restfulclient_suite
 
+# The typed Launchpad package shipped in the wheel, generated from Launchpad's WADL
+# (docs/launchpad-typed.md); tests/typed/test_launchpad_package.py fails when it is out of date.
+LAUNCHPAD_WADL := 'from benchmarks.config import launchpad_wadl_path as p; print(p())'
+launchpad-typed: $(STAMP)
+	$(BIN)/wadlclient stubgen "$$($(BIN)/python -c $(LAUNCHPAD_WADL))" \
+		--output src/wadlclient --name launchpad --untyped any
+
 docs: $(STAMP)
 	$(BIN)/mkdocs build --strict --site-dir site
 
@@ -51,6 +58,7 @@ package: $(STAMP)
 	$(PYTHON) -m venv .package-check
 	.package-check/bin/python -m pip install --quiet dist/*.whl
 	cd .package-check && bin/python -c "import wadlclient, wadlclient.cli, cookbook_service.seed; print('imports', wadlclient.__version__)"
+	cd .package-check && bin/python -c "import wadlclient.launchpad, glob; assert glob.glob('lib/python*/site-packages/launchpadlib-stubs/launchpad.pyi'); print('typed Launchpad and launchpadlib-stubs installed')"
 	.package-check/bin/wadlclient --version
 	rm -rf .package-check
 

@@ -22,7 +22,11 @@ IMPORT_NAMES = {
     "httpx": "httpx",
 }
 
-START_UP_WORKLOADS = ("import", "cold_start", "script_start", "warm_start", "prefill")
+START_UP_WORKLOADS = (
+    "import", "import_launchpad", "cold_start", "script_start", "warm_start", "prefill",
+)  # fmt: skip
+#: The typed Launchpad package (issue 22): what it adds to ``import wadlclient``.
+TYPED_LAUNCHPAD = "wadlclient.launchpad"
 
 
 def measure(workload: str, client: str, base_url: str, cache: str) -> float:
@@ -32,6 +36,10 @@ def measure(workload: str, client: str, base_url: str, cache: str) -> float:
     started = time.perf_counter()
     importlib.import_module(IMPORT_NAMES[client])
     imported = time.perf_counter() - started
+    if workload == "import_launchpad":
+        started = time.perf_counter()
+        importlib.import_module(TYPED_LAUNCHPAD)
+        return time.perf_counter() - started
     if workload == "import":
         return imported
     from pathlib import Path

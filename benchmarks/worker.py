@@ -35,7 +35,9 @@ ITERATIONS = (
 )  # fmt: skip
 
 #: Workloads timed in a new interpreter per sample (`benchmarks.child`).
-START_UPS = ("import", "cold_start", "script_start", "warm_start", "launchpadlib")
+START_UPS = (
+    "import", "import_launchpad", "cold_start", "script_start", "warm_start", "launchpadlib",
+)  # fmt: skip
 
 #: Worker options forwarded when pyperf itself spawns worker processes.
 _FORWARDED = ("workload", "client", "base_url", "cache", "params")

@@ -15,6 +15,7 @@ from cookbook_service.testing import (
 )
 from wadlclient import (
     AccessToken,
+    BadRequest,
     Collection,
     Entry,
     HostedFile,
@@ -246,6 +247,41 @@ def test_after_412_refresh_then_save_succeeds(root: ServiceRoot) -> None:
     second.lp_save()
 
     assert root.cookbooks.lookup("The Joy of Cooking").description == "Two."
+
+
+def test_a_refused_save_names_the_changes_it_kept_and_saves_once_they_are_set_right(
+    root: ServiceRoot, service: RunningService
+) -> None:
+    cookbook = root.cookbooks[0]
+    cookbook.description = "Revised."
+    cookbook.price = Decimal("-1")
+
+    with pytest.raises(BadRequest) as refused:
+        cookbook.lp_save()
+
+    assert "A price may not be negative" in str(refused.value)
+    assert "unsaved changes kept (description, price)" in str(refused.value)
+    assert "lp_refresh() to drop them" in str(refused.value)
+    cookbook.price = Decimal("12.50")
+    cookbook.lp_save()
+    assert (cookbook.description, cookbook.price) == ("Revised.", Decimal("12.50"))
+
+
+def test_lp_refresh_drops_the_changes_a_refused_save_kept(
+    root: ServiceRoot, service: RunningService
+) -> None:
+    cookbook = root.cookbooks[0]
+    cookbook.price = Decimal("-1")
+    with pytest.raises(BadRequest):
+        cookbook.lp_save()
+
+    cookbook.lp_refresh()
+    cookbook.description = "Only this."
+    clear_journal(service)
+    cookbook.lp_save()
+
+    assert [entry.method for entry in journal_entries(service)] == ["PATCH"]
+    assert cookbook.description == "Only this."
 
 
 def test_renaming_moves_the_entry_and_lp_save_follows_it(

@@ -136,6 +136,10 @@ class LaunchpadLike:
             return 200, "application/json", json.dumps(self.bug(int(relative[5:]))).encode()
         return 404, "text/plain", b"Object: None, name: " + relative.encode() + b"\n"
 
+    def write(self, method: str, path: str, body: bytes) -> tuple[int, str, bytes]:
+        """(status, media type, body) for a POST or PATCH: this service is read-only."""
+        return 405, "text/plain", b"read-only\n"
+
     def _page(
         self, entries: list[dict[str, object]], query: dict[str, list[str]], page_type: str
     ) -> tuple[int, str, bytes]:
@@ -171,8 +175,9 @@ def make_handler(state: LaunchpadLike) -> type[BaseHTTPRequestHandler]:
             self._serve()
 
         def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            self.rfile.read(length)
+            self._serve()
+
+        def do_PATCH(self) -> None:
             self._serve()
 
         def _serve(self) -> None:
@@ -191,8 +196,9 @@ def make_handler(state: LaunchpadLike) -> type[BaseHTTPRequestHandler]:
                 time.sleep(state.delay)
             if state.is_expired(token):
                 status, media_type, body = 401, "text/plain", b"Expired token (loopback)."
-            elif self.command == "POST":
-                status, media_type, body = 405, "text/plain", b"read-only\n"
+            elif self.command in ("POST", "PATCH"):
+                sent = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                status, media_type, body = state.write(self.command, self.path, sent)
             else:
                 status, media_type, body = state.answer(split.path, parse_qs(split.query), accept)
             state.record(Exchange(self.command, self.path, accept, token, status))
@@ -216,9 +222,15 @@ def make_handler(state: LaunchpadLike) -> type[BaseHTTPRequestHandler]:
 class LoopbackServer:
     """The service running in a thread on an ephemeral loopback port."""
 
-    def __init__(self, wadl: bytes, public_url: str | None = None) -> None:
-        """``public_url``: where clients reach it, when that is a proxy in front of it."""
-        self.state = LaunchpadLike()
+    def __init__(
+        self, wadl: bytes, public_url: str | None = None, state: LaunchpadLike | None = None
+    ) -> None:
+        """``public_url``: where clients reach it, when that is a proxy in front of it.
+
+        ``state``: a `LaunchpadLike` subclass's instance, for a service that
+        answers more (its ``answer`` and ``write``).
+        """
+        self.state = state or LaunchpadLike()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(self.state))
         self.port = self._server.server_address[1]
         self.service_root = public_url or f"http://127.0.0.1:{self.port}/"

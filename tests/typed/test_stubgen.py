@@ -163,7 +163,7 @@ def test_the_plain_api_types_index_slice_and_iteration(mypy_cache: Path, tmp_pat
     ]
 
 
-def test_at_run_time_the_package_holds_two_functions_and_names_as_any(
+def test_at_run_time_the_package_holds_three_functions_and_names_as_any(
     generated: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = (generated / "cookbook_typed" / "__init__.py").read_text()
@@ -173,6 +173,7 @@ def test_at_run_time_the_package_holds_two_functions_and_names_as_any(
 
     assert re.findall(r"^(?:def|class) (\w+)", text, re.MULTILINE) == [
         "connect",
+        "login_anonymously",
         "typed",
         "__getattr__",
     ]

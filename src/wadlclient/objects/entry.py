@@ -5,7 +5,7 @@ from __future__ import annotations
 import urllib.parse
 from typing import Any
 
-from wadlclient.errors import ResponseError
+from wadlclient.errors import HTTPError, ResponseError
 from wadlclient.http import HTTPResponse
 from wadlclient.objects.resource import Resource, ResourceState, SessionLike, url_of
 from wadlclient.objects.wire import media_type_of, to_json
@@ -129,9 +129,11 @@ class Entry(Resource):
     def lp_save(self) -> None:
         """PATCH the changed fields (with ``If-Match``) and adopt the server's answer.
 
-        A 412 raises `PreconditionFailed` and keeps the local changes. When
-        the change moved the entry (a rename answers 301, or 200 with a
-        ``Location``), the entry is re-read from its new URL.
+        A refused save (a 412 `PreconditionFailed`, a 400 for a value the
+        server will not take) keeps the local changes and says so in the
+        error's message, naming them. When the change moved the entry (a
+        rename answers 301, or 200 with a ``Location``), the entry is re-read
+        from its new URL.
         """
         if not self._dirty:
             return
@@ -140,16 +142,28 @@ class Entry(Resource):
         if etag is not None:
             headers["If-Match"] = etag
         url = self.self_link
-        response = self._session.transport.request(
-            "PATCH",
-            url,
-            body=self._changes().encode("utf-8"),
-            content_type=JSON_MEDIA_TYPE,
-            headers=headers,
-            follow_redirects=False,
-        )
+        try:
+            response = self._session.transport.request(
+                "PATCH",
+                url,
+                body=self._changes().encode("utf-8"),
+                content_type=JSON_MEDIA_TYPE,
+                headers=headers,
+                follow_redirects=False,
+            )
+        except HTTPError as error:
+            error.note = "; ".join(filter(None, (error.note, self._kept_changes_note())))
+            raise
         self._adopt(url, response)
         self._dirty.clear()
+
+    def _kept_changes_note(self) -> str:
+        """What a refused save leaves behind, so the next save does not fail the same way unseen."""
+        names = ", ".join(sorted(self._dirty))
+        return (
+            f"unsaved changes kept ({names}): set them again and call lp_save(), "
+            "or lp_refresh() to drop them"
+        )
 
     def _changes(self) -> str:
         """The JSON of the changed fields, by their keys; linked entries as URLs."""

@@ -19,6 +19,9 @@ from wadlclient.objects.paging import MAX_PAGES, Page, PageGuard, PageSource, Wa
 
 __all__ = ["MAX_PAGES", "Page", "PageGuard", "PageSource", "PageWalker", "WalkPlan"]
 
+#: Pages a slice asks for at once, beyond its first.
+SLICE_DEPTH = 8
+
 #: An INFO line when a walk starts, with its size: a long wait is then no surprise.
 logger = logging.getLogger("wadlclient.objects")
 
@@ -70,17 +73,31 @@ class PageWalker:
             page = self._source.fetch_page(start, wanted)
             start = 0
         found = list(page.entries[start : start + wanted])
-        link = page.next
-        page_size = page.span()
+        if len(found) < wanted and page.next:
+            stop = (page.start or 0) + start + wanted
+            found.extend(self._entries_after(page, stop, wanted - len(found)))
+        return found
+
+    def _entries_after(self, page: Page, stop: int, wanted: int) -> list[Any]:
+        """``wanted`` entries (fewer at the end) from the pages after ``page``, up to ``stop``.
+
+        The pages a slice needs are asked for together, at the offsets the
+        first page's span predicts (at most `SLICE_DEPTH` in flight), each
+        for no more entries than the slice still needs; following the next
+        links checks each one, so a filtered page only makes the slice read on.
+        """
         guard = PageGuard()
-        while len(found) < wanted and link:
-            guard.check(page)
-            missing = wanted - len(found)
-            # Ask for no more than is still needed.
-            page = self._source.follow_next(link, missing if missing < page_size else None)
-            found.extend(page.entries[:missing])
-            link = page.next
-            page_size = page_size or page.span()
+        guard.check(page)
+        plan = WalkPlan(page.span() or wanted, SLICE_DEPTH, stop=stop)
+        found: list[Any] = []
+        # Imported here: thread pools are needed only by slices beyond one page.
+        from wadlclient.objects.prefetch import pages_after
+
+        with contextlib.closing(pages_after(self._source, page, plan, guard)) as following:
+            for entries in following:
+                found.extend(entries[: wanted - len(found)])
+                if len(found) >= wanted:
+                    break
         return found
 
     def item(self, index: int) -> Any:

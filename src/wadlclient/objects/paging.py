@@ -53,11 +53,17 @@ class Page(NamedTuple):
 
 
 class WalkPlan(NamedTuple):
-    """How a walk asks for pages: entries per page, pages requested ahead, what to log it as."""
+    """How a walk asks for pages: entries per page, pages requested ahead, what to log it as.
+
+    ``stop`` is the offset a walk needs no entries from (a slice's end):
+    no page at or past it is requested ahead, and the one that crosses it
+    asks only for the entries before it. None: the collection's end.
+    """
 
     page_size: int
     depth: int
     name: str = "a collection"
+    stop: int | None = None
 
 
 class PageSource(Protocol):

@@ -34,8 +34,8 @@ __all__ = ["pages_after"]
 
 #: A page requested ahead: it is parsed by calling the result.
 _Fetched = Future[Callable[[], Page]]
-#: Pages requested ahead: (the offset asked for, the page to be parsed when done).
-_Pending = deque[tuple[int, _Fetched]]
+#: Pages requested ahead: (the offset asked for, the entries asked for, the page to be parsed).
+_Pending = deque[tuple[int, int, _Fetched]]
 
 
 class _Ahead:
@@ -79,22 +79,45 @@ def _run(future: _Fetched, fetch: Callable[..., Callable[[], Page]], args: tuple
 def _cancel(pending: _Pending) -> None:
     """Drop pages requested ahead: those not started never will be."""
     while pending:
-        pending.pop()[1].cancel()
+        pending.pop()[2].cancel()
 
 
 def _next_page(
     source: PageSource, pending: _Pending, link: str, start: int | None, size: int
-) -> Page:
-    """The page ``link`` names: the one fetched ahead for it, else fetched now."""
+) -> tuple[Page, int]:
+    """The page ``link`` names (fetched ahead for it, else now), and the entries it asked for."""
     if pending and (start is None or pending[0][0] != start):
         _cancel(pending)
-    fetched = pending.popleft()[1].result() if pending else source.fetch_later(link, None, size)
+    if pending:
+        _, asked, future = pending.popleft()
+        fetched = future.result()
+    else:
+        asked, fetched = size, source.fetch_later(link, None, size)
     page = fetched()
     if start is not None and page.start not in (None, start):
         # Not the page the link names: start again from the link.
         _cancel(pending)
         page = source.fetch_later(link, None, None)()
-    return page
+    return page, asked
+
+
+def _ask_ahead(
+    source: PageSource, pending: _Pending, workers: _Ahead, link: str, at: tuple[int, int],
+    plan: WalkPlan, total: int | None,
+) -> None:  # fmt: skip
+    """Request the pages after offset ``at[0]`` (of ``at[1]`` entries each) up to the plan's depth.
+
+    Nothing is asked at or past the collection's size or the plan's stop,
+    and the page crossing the stop asks only for the entries before it.
+    """
+    start, size = at
+    ahead = pending[-1][0] + size if pending else start
+    bounds = [bound for bound in (total, plan.stop) if bound is not None]
+    end = min(bounds) if bounds else None
+    while len(pending) < plan.depth and (end is None or ahead < end):
+        asked = size if plan.stop is None else min(size, plan.stop - ahead)
+        pending.append((ahead, asked, workers.submit(source.fetch_later, link, ahead, asked)))
+        ahead += size
 
 
 def pages_after(
@@ -109,9 +132,12 @@ def pages_after(
     pending: _Pending = deque()
     workers = _Ahead()
     interrupted = False
+    if link and start is not None and size > 0 and plan.depth > 0 and first.span() == size:
+        # The first page confirms the size: the next ones can be asked for at once.
+        _ask_ahead(source, pending, workers, link, (start, size), plan, total)
     try:
         while link:
-            page = _next_page(source, pending, link, start, size)
+            page, asked = _next_page(source, pending, link, start, size)
             guard.check(page)
             entries = page.entries
             link, start, span = page.next, page.next_start, page.span()
@@ -121,16 +147,13 @@ def pages_after(
             if not link:
                 yield entries
                 break
-            if span and span != size:
+            if span and span != asked:
                 # The server serves pages of another size: predict with it. A
                 # page it filtered is short of entries, not of positions.
                 _cancel(pending)
                 size = span
             if start is not None and size > 0 and plan.depth > 0:
-                ahead = pending[-1][0] + size if pending else start
-                while len(pending) < plan.depth and (total is None or ahead < total):
-                    pending.append((ahead, workers.submit(source.fetch_later, link, ahead, size)))
-                    ahead += size
+                _ask_ahead(source, pending, workers, link, (start, size), plan, total)
             yield entries
             del entries
     except GeneratorExit:

@@ -21,6 +21,7 @@ from wadlclient.http import Transport
 from wadlclient.objects.collection import Collection
 from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.entry import Entry
+from wadlclient.objects.entry_types import entry_class
 from wadlclient.objects.hosted import HostedFile
 from wadlclient.objects.operations import NamedOperation, OnWrite, operation_class
 from wadlclient.objects.resource import REDACTED_MESSAGE, Resource, ServiceRootResource
@@ -62,8 +63,13 @@ class Session(NamedTuple):
 
     def entry(self, url: str, type_id: str | None, data: dict[str, Any] | None = None) -> Entry:
         """The entry at ``url``, of type ``type_id`` if known, with its representation if held."""
-        info = self.schema.type_info(type_id) if type_id is not None else None
-        return self.class_for(type_id, Entry)(self, url, info, data)
+        if type_id is None:
+            return self.class_for(None, Entry)(self, url, None, data)
+        info = self.schema.type_info(type_id)
+        if type_id in self.classes:
+            return self.class_for(type_id, Entry)(self, url, info, data)
+        # A class per type, documented from the WADL (help(entry)); a registered class as it is.
+        return entry_class(self.class_for(None, Entry), self.schema, info)(self, url, info, data)
 
     def collection(
         self,

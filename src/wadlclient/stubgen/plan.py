@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 
 from wadlclient.schema import (
     HOSTED_FILE_TYPE,
@@ -46,7 +47,9 @@ ENTRY = "wadlclient.Entry"
 #: Members every entry already has (`wadlclient.EntryLike`): never redeclared.
 _ENTRY_MEMBERS = frozenset({"self_link", "resource_type_link", "http_etag"})
 #: Names the generated module defines or imports besides its classes.
-RESERVED = frozenset({"connect", "typed", "datetime", "decimal", "typing", "wadlclient"})
+RESERVED = frozenset(
+    {"connect", "login_anonymously", "typed", "datetime", "decimal", "typing", "wadlclient"}
+)
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,8 @@ class _Planner:
     names: _Names = field(default_factory=_Names)
     classes: dict[str, str] = field(default_factory=dict)  # type id -> class name
     aliases: dict[tuple[str, ...], str] = field(default_factory=dict)
+    #: alias name -> the names of the fields and parameters that use it
+    alias_uses: dict[str, Counter[str]] = field(default_factory=dict)
     plan: ModulePlan = field(default_factory=ModulePlan)
     by_representation: dict[str, str] = field(default_factory=dict)  # rep id -> type id
 
@@ -160,16 +165,21 @@ class _Planner:
         if param.type is not None:
             return ANY
         if param.options:
-            return self.option_alias(param.options, owner + camel(param.name))
+            return self.option_alias(param.options, owner + camel(param.name), param.name)
         return self.untyped
 
-    def option_alias(self, options: tuple[str, ...], wanted: str) -> str:
-        """The name of the ``Literal`` of these options (one alias per set of options)."""
+    def option_alias(self, options: tuple[str, ...], wanted: str, used_by: str) -> str:
+        """The name of the ``Literal`` of these options (one alias per set of options).
+
+        It is ``wanted`` (owner and field) for now; `short_alias_names` may
+        shorten it once every use is known.
+        """
         name = self.aliases.get(options)
         if name is None:
             name = self.names.new(wanted)
             self.aliases[options] = name
             self.plan.aliases.append(OptionAlias(name, options))
+        self.alias_uses.setdefault(name, Counter())[used_by] += 1
         return name
 
     def argument_type(self, param: Param, owner: str) -> str:
@@ -318,7 +328,49 @@ def plan_module(
     root_doc = _doc_of(app, root_type)
     plans.append(ClassPlan(root, "wadlclient.RootLike", root_doc, planner.members(root_type, root)))
     planner.plan.classes = plans
-    return planner.plan
+    return _short_alias_names(planner.plan, planner.alias_uses)
+
+
+def _short_alias_names(plan: ModulePlan, uses: dict[str, Counter[str]]) -> ModulePlan:
+    """Name each option set after the field that uses it most, when no other set claims that name.
+
+    Launchpad's information types are ``InformationType`` and its pockets
+    ``Pocket``, not ``BranchInformationType`` after the first class that
+    happened to use them; a name several sets would claim (``Status``)
+    goes to none of them, and they keep their owner's prefix.
+    """
+
+    def short(alias: OptionAlias) -> str:
+        ranked = sorted(uses[alias.name].items(), key=lambda item: (-item[1], item[0]))
+        return camel(ranked[0][0])
+
+    wanted = {alias.name: short(alias) for alias in plan.aliases}
+    claims = Counter(wanted.values())
+    taken = {cls.name for cls in plan.classes} | {a.name for a in plan.aliases} | RESERVED
+    renamed = {
+        old: new
+        for old, new in wanted.items()
+        if old != new and claims[new] == 1 and new not in taken
+    }
+    if not renamed:
+        return plan
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, renamed)) + r")\b")
+
+    def retype(text: str) -> str:
+        return pattern.sub(lambda found: renamed[found.group(1)], text)
+
+    def member(m: Member) -> Member:
+        arguments = m.arguments
+        if arguments is not None:
+            arguments = tuple(replace(a, type=retype(a.type)) for a in arguments)
+        return replace(m, type=retype(m.type), arguments=arguments)
+
+    plan.aliases = [replace(a, name=renamed.get(a.name, a.name)) for a in plan.aliases]
+    plan.classes = [
+        replace(c, base=retype(c.base), members=tuple(member(m) for m in c.members))
+        for c in plan.classes
+    ]
+    return plan
 
 
 def _doc_of(app: Application, type_id: str) -> str | None:

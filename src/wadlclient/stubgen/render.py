@@ -136,6 +136,16 @@ _CONNECT_DOC = [
 ]
 _TYPED_DOC = '    """``root`` as this service\'s root: the same object, for the type checker."""'
 _CONNECT = "def connect(authorizer: typing.Any, service_root: str, **options: typing.Any) -> {}:"
+_ANONYMOUS = (
+    "def login_anonymously(consumer_name: str, service_root: str, **options: typing.Any) -> {}:"
+)
+_ANONYMOUS_DOC = [
+    '    """``connect`` with anonymous OAuth access: ``consumer_name`` and an empty token.',
+    "",
+    "    lazr.restful services (Launchpad's among them) answer such requests with",
+    "    what is public, as launchpadlib's ``Launchpad.login_anonymously`` does.",
+    '    """',
+]
 
 
 def _paragraph(text: str) -> list[str]:
@@ -157,8 +167,8 @@ def _header(title: str | None, command: str, what: str) -> list[str]:
 def _stub_header(title: str | None, command: str) -> list[str]:
     what = (
         "Every class is a `typing.Protocol` describing an object wadlclient returns; "
-        "type checkers read this stub, and at run time the package holds only `connect` "
-        "and `typed`."
+        "type checkers read this stub, and at run time the package holds only `connect`, "
+        "`login_anonymously` and `typed`."
     )
     return _header(title, command, what)
 
@@ -185,17 +195,19 @@ def render_stub(plan: ModulePlan, title: str | None, command: str) -> str:
         blocks.append([f"{alias.name} = typing.Literal[", *options, "]"])
     blocks += [_class(cls) for cls in plan.classes]
     blocks.append([_noqa(_CONNECT.format(plan.root)), *_CONNECT_DOC])
-    blocks.append([f"def typed(root: wadlclient.ServiceRoot) -> {plan.root}:", _TYPED_DOC])
+    blocks.append([_noqa(_ANONYMOUS.format(plan.root)), *_ANONYMOUS_DOC])
+    blocks.append([f"def typed(root: wadlclient.RootLike) -> {plan.root}:", _TYPED_DOC])
     body = "\n\n\n".join("\n".join(block) for block in blocks)
     head = "\n".join([*_stub_header(title, command), "", *_imports(_types_of(plan), False)])
     return f"{head}\n\n{body}\n"
 
 
 def render_runtime(plan: ModulePlan, title: str | None, command: str) -> str:
-    """The module (``__init__.py``) run at import: `connect`, `typed`, and names as `Any`."""
+    """The module (``__init__.py``) run at import: its three functions, and names as `Any`."""
     what = (
         "The types are in __init__.pyi, for type checkers; at run time this module "
-        "holds `connect` and `typed`, and every name the stub declares is `typing.Any`."
+        "holds `connect`, `login_anonymously` and `typed`, and every name the stub "
+        "declares is `typing.Any`."
     )
     names = sorted([alias.name for alias in plan.aliases] + [cls.name for cls in plan.classes])
     lines = [
@@ -216,7 +228,14 @@ def render_runtime(plan: ModulePlan, title: str | None, command: str) -> str:
         "    return wadlclient.ServiceRoot(authorizer, service_root, **options)",
         "",
         "",
-        "def typed(root: wadlclient.ServiceRoot) -> typing.Any:",
+        _ANONYMOUS.format("typing.Any"),
+        *_ANONYMOUS_DOC,
+        '    token = wadlclient.AccessToken("", "")',
+        "    authorizer = wadlclient.OAuthAuthorizer(consumer_name, access_token=token)",
+        "    return wadlclient.ServiceRoot(authorizer, service_root, **options)",
+        "",
+        "",
+        "def typed(root: wadlclient.RootLike) -> typing.Any:",
         _TYPED_DOC,
         "    return root",
         "",
