@@ -36,11 +36,13 @@ def patched_launchpad(fake: FakeService, *, cache: str | None = None) -> Iterato
             AnonymousAccessToken,
             Credentials,
         )
-        from launchpadlib.launchpad import Launchpad  # type: ignore[import-untyped]
+        from launchpadlib.launchpad import Launchpad as launchpad_class
     except ImportError:
         raise RuntimeError(
             "patched_launchpad needs launchpadlib: pip install launchpadlib"
         ) from None
+    # Any: the class is patched, whatever its stubs say of its methods.
+    Launchpad: Any = launchpad_class
     saved = {
         name: Launchpad.__dict__[name] for name in ("__init__", "login_with", "login_anonymously")
     }
