@@ -18,7 +18,7 @@ from typing import Any, ClassVar, NamedTuple
 from urllib.parse import unquote, urljoin, urlsplit
 
 from wadlclient import objects as _objects
-from wadlclient.cache import HTTPCache
+from wadlclient.cache import CacheRules, CacheStore, HTTPCache
 from wadlclient.errors import Redacted, WADLError
 from wadlclient.http import DEFAULT_MAX_BODY, Sender, Transport, Verify
 from wadlclient.http.pool import ConnectionPool
@@ -194,15 +194,16 @@ class RootURI(str):
         return self if self.endswith("/") else RootURI(self + "/")
 
 
-def _caches(cache: Any) -> tuple[HTTPCache | str | os.PathLike[str] | None, Any]:
+def _caches(cache: Any) -> tuple[CacheRules | CacheStore | str | os.PathLike[str] | None, Any]:
     """(wadlclient's cache, the cache handed to ``httpFactory``) for lazr's ``cache``.
 
-    A directory (or an AtomicFileCache over one) becomes wadlclient's
-    cache and the HTTP object gets none: one cache, one set of files.
+    A directory (or an AtomicFileCache over one), a Redis URL, a wadlclient
+    cache or cache store becomes wadlclient's cache and the HTTP object gets
+    none: one cache, one set of entries.
     Any other cache object is the HTTP object's; wadlclient then keeps
     a private one.
     """
-    if cache is None or isinstance(cache, (str, os.PathLike, HTTPCache)):
+    if cache is None or isinstance(cache, (str, os.PathLike, CacheRules, CacheStore)):
         return cache, None
     if isinstance(cache, AtomicFileCache):
         return cache.directory, None
@@ -301,7 +302,7 @@ class ServiceRoot(_objects.ServiceRoot):
     def make_transport(
         self,
         authorizer: Any,
-        cache: HTTPCache,
+        cache: CacheRules,
         *,
         timeout: float | None,
         max_retries: int,
@@ -326,7 +327,7 @@ class ServiceRoot(_objects.ServiceRoot):
         )  # fmt: skip
 
     def read_schema(
-        self, transport: Transport, url: str, preferred: str, cache: HTTPCache
+        self, transport: Transport, url: str, preferred: str, cache: CacheRules
     ) -> Schema:
         """lazr asks once, for Sun's WADL type, and reads any success as WADL (else SyntaxError)."""
         response = transport.request("GET", url, accept=SUN_WADL_MEDIA_TYPE)
