@@ -1,0 +1,208 @@
+"""The Redis backend against a real redis-server: bounds, a Redis down or hung, and a fleet.
+
+A fleet is several processes started at once on one empty Redis, the
+Launchpad WADL served on loopback (benchmarks.lpserver's handler, which
+counts the whole WADL documents it sends).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from benchmarks.lpserver import make_handler, rewrite_wadl, root_json
+from benchmarks.redis_server import redis_server
+from cookbook_service.testing import PUBLIC_RECIPE_IDS, RunningService
+from wadlclient import ServiceRoot
+from wadlclient.cache import RedisStore, StoreCache
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def keys(url: str) -> dict[bytes, int]:
+    """Every key in the database and its remaining lifetime in seconds (-1: none)."""
+    with redis.Redis.from_url(url) as client:
+        return {key: client.ttl(key) for key in client.keys("*")}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_every_key_is_written_with_a_lifetime(
+    cookbook_service: RunningService, empty_redis: str
+) -> None:
+    store = RedisStore(empty_redis, ttl=600)
+    root = ServiceRoot(None, cookbook_service.base_url, cache=store)
+    root.recipes[str(PUBLIC_RECIPE_IDS[0])]
+
+    found = keys(empty_redis)
+
+    assert len(found) == 3  # the root's WADL and JSON, and the recipe
+    assert all(key.startswith(b"wadlclient:") for key in found)
+    assert all(0 < ttl <= 600 for ttl in found.values())
+
+
+def test_an_entry_over_the_size_bound_is_not_stored(empty_redis: str) -> None:
+    store = RedisStore(empty_redis, max_entry_bytes=1000)
+    store.save("small", b"x" * 1000)
+    store.save("big", b"x" * 1001)
+
+    assert store.load("small") == b"x" * 1000
+    assert store.load("big") is None
+
+
+def test_a_redis_url_password_is_never_shown(empty_redis: str) -> None:
+    store = RedisStore("redis://:hunter2@127.0.0.1:1/0")
+
+    assert "hunter2" not in repr(store)
+    assert "hunter2" not in repr(StoreCache(store))
+
+
+def test_a_bad_redis_url_is_one_clear_error() -> None:
+    with pytest.raises(ValueError, match=r"not a Redis URL: 'redis://host:notaport/0'"):
+        ServiceRoot(None, "http://127.0.0.1:1/", cache="redis://host:notaport/0")
+
+
+def test_a_redis_that_is_down_means_uncached_requests_and_one_warning(
+    cookbook_service: RunningService, caplog: pytest.LogCaptureFixture, wire
+) -> None:
+    down = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    began = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="wadlclient.cache"):
+        root = ServiceRoot(None, cookbook_service.base_url, cache=down)
+        names = [root.recipes[str(each)].instructions for each in PUBLIC_RECIPE_IDS[:3]]
+        ServiceRoot(None, cookbook_service.base_url, cache=root._session.cache)
+    took = time.monotonic() - began
+
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"Redis cache {down} unavailable (ConnectionError)")
+    assert all(names)
+    assert [status for *_, status in wire.requests(7)] == [200] * 7  # nothing was cached
+    assert took < 5
+
+
+def test_a_hung_redis_costs_one_short_timeout_not_a_hang(
+    cookbook_service: RunningService, caplog: pytest.LogCaptureFixture, redis_url: str
+) -> None:
+    # A server stopped with SIGSTOP accepts connections and never answers.
+    with redis_server() as server:
+        server.process.send_signal(signal.SIGSTOP)
+        try:
+            began = time.monotonic()
+            with caplog.at_level(logging.WARNING, logger="wadlclient.cache"):
+                root = ServiceRoot(
+                    None, cookbook_service.base_url, cache=RedisStore(server.url, timeout=0.3)
+                )
+                root.recipes[str(PUBLIC_RECIPE_IDS[0])]
+            took = time.monotonic() - began
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "(TimeoutError)" in warnings[0]
+    assert took < 0.3 * 3 + 1  # one timeout, then Redis is left alone
+
+
+@pytest.fixture
+def launchpad_wadl_server(launchpad_wadl_bytes: bytes) -> Iterator[tuple[str, Any]]:
+    """The Launchpad WADL and root on loopback: (service URL, handler class with its counts)."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/1.0/"
+    wadl = rewrite_wadl(launchpad_wadl_bytes, base)
+    handler = make_handler(wadl, root_json(wadl, base))
+
+    class SlowWADL(handler):  # type: ignore[valid-type,misc]
+        """Sends the WADL after 0.3 s, as a distant server would: the fleet overlaps."""
+
+        def _send(self, status: int, media_type: str, body: bytes) -> None:
+            if "wadl" in media_type and not self.headers.get("If-None-Match"):
+                time.sleep(0.3)
+            super()._send(status, media_type, body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", port), SlowWADL)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}/", handler
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+WORKER = textwrap.dedent(
+    """
+    import sys, time
+    began = time.perf_counter()
+    from wadlclient import ServiceRoot, SUN_WADL_MEDIA_TYPE
+    root = ServiceRoot(None, sys.argv[1], cache=sys.argv[2], wadl_media_type=SUN_WADL_MEDIA_TYPE)
+    print(time.perf_counter() - began)
+    """
+)
+
+
+def start_workers(count: int, service: str, cache: str) -> list[subprocess.Popen[str]]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
+    return [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, service, cache],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        for _ in range(count)
+    ]
+
+
+def finish(workers: list[subprocess.Popen[str]]) -> None:
+    for worker in workers:
+        out, err = worker.communicate(timeout=60)
+        assert worker.returncode == 0, err[-2000:]
+
+
+def test_a_fleet_starting_at_once_on_an_empty_redis_downloads_the_wadl_once(
+    launchpad_wadl_server: tuple[str, Any], empty_redis: str
+) -> None:
+    service, handler = launchpad_wadl_server
+
+    finish(start_workers(4, service, empty_redis))
+
+    assert handler.wadl_sent == 1
+    stored = keys(empty_redis)
+    assert any(key.startswith(b"wadlclient:wadl-model-") for key in stored)
+
+
+def test_a_new_process_starts_warm_from_redis_the_model_included(
+    launchpad_wadl_server: tuple[str, Any], empty_redis: str
+) -> None:
+    service, handler = launchpad_wadl_server
+    finish(start_workers(1, service, empty_redis))
+    served = handler.requests_served
+    with redis.Redis.from_url(empty_redis) as client:
+        model = next(iter(client.keys("wadlclient:wadl-model-*")))
+        client.set(model, b"damaged", keepttl=True)  # a new process must repair it
+
+    finish(start_workers(1, service, empty_redis))
+
+    assert handler.requests_served == served  # WADL and root fresh in Redis: no request
+    with redis.Redis.from_url(empty_redis) as client:
+        assert client.get(model) not in (None, b"damaged")
