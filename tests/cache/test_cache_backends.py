@@ -104,8 +104,8 @@ def test_no_credential_header_reaches_the_store(
     cache = backend()
     root = ServiceRoot(None, cookbook_service.base_url, cache=cache)
     url = root.recipes[str(RECIPE_ID)].self_link
-    answer = type("Answer", (), {"status": 200, "headers": {
-        "ETag": '"x"', "Set-Cookie": "session=secret", "Authorization": "OAuth secret"}})  # fmt: skip
+    headers = {"ETag": '"x"', "Set-Cookie": "session=secret", "Authorization": "OAuth secret"}
+    answer = type("Answer", (), {"status": 200, "headers": headers})
     cache.put(url, JSON, answer, b"{}")
 
     assert isinstance(cache, StoreCache)

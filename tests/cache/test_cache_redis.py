@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 import redis
-
 from benchmarks.lpserver import make_handler, rewrite_wadl, root_json
 from benchmarks.redis_server import redis_server
+
 from cookbook_service.testing import PUBLIC_RECIPE_IDS, RunningService
 from wadlclient import ServiceRoot
 from wadlclient.cache import RedisStore, StoreCache
@@ -164,18 +164,14 @@ WORKER = textwrap.dedent(
 
 def start_workers(count: int, service: str, cache: str) -> list[subprocess.Popen[str]]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
-    return [
-        subprocess.Popen(
-            [sys.executable, "-c", WORKER, service, cache],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        )  # fmt: skip
-        for _ in range(count)
-    ]
+    command = [sys.executable, "-c", WORKER, service, cache]
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    return [subprocess.Popen(command, text=True, env=env, **pipes) for _ in range(count)]
 
 
 def finish(workers: list[subprocess.Popen[str]]) -> None:
     for worker in workers:
-        out, err = worker.communicate(timeout=60)
+        _, err = worker.communicate(timeout=60)
         assert worker.returncode == 0, err[-2000:]
 
 
