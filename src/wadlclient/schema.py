@@ -415,7 +415,7 @@ def schema_for(
     if store is not None:
         from wadlclient.wadl.store import load_model
 
-        blob = store.get_blob(blob_name)
+        blob = store.get_blob(blob_name, fill=True)
         app = load_model(blob) if blob is not None else None
         if app is not None and app.url != url:
             app = None

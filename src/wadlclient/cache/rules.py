@@ -214,12 +214,15 @@ class CacheRules:
         """Whether a blob called ``name`` is stored (without reading it)."""
         return not self._closed and self._has_blob(check_blob_name(name))
 
-    def get_blob(self, name: str) -> bytes | None:
+    def get_blob(self, name: str, *, fill: bool = False) -> bytes | None:
         """The bytes stored with `put_blob` under ``name``, or None.
 
         Blobs are derived data kept beside the responses (a compiled WADL
         model, say): a missing or unreadable one is simply None, and the
         caller must check what it reads, since any process may write here.
+        ``fill=True``: the caller will make and store the blob if it is
+        missing, so a store shared by processes may have it wait for one
+        that is making it already (`StoreCache`); here it changes nothing.
         """
         if self._closed:
             return None

@@ -4,10 +4,11 @@ Entries are the same bytes a disk cache file holds (lazr's layout), under
 the same names, so what one backend serves another would too.
 
 When many processes start at once on an empty shared store, each would
-download the service's WADL (1.5 MB for Launchpad). A backend with
-``claim`` lets one of them fetch it while the others wait, at most
-``fill_wait`` seconds, for the entry to appear; a claim lapses by itself
-after that long, so a fetcher that dies holds no one up for longer.
+download the service's WADL (1.5 MB for Launchpad) and parse it. A
+backend with ``claim`` lets one of them fetch it (and store its model)
+while the others wait, at most ``fill_wait`` seconds, for the entry (the
+model) to appear; a claim lapses by itself after that long, so a fetcher
+that dies holds no one up for longer.
 """
 
 from __future__ import annotations
@@ -78,21 +79,38 @@ class StoreCache(CacheRules):
     def get(self, url: str, media_type: str) -> CachedResponse | None:
         """As `CacheRules.get`; a missing WADL another process is fetching is waited for."""
         cached = super().get(url, media_type)
-        if cached is not None or media_type not in self._fill_types or self._fill_wait <= 0:
+        if cached is not None or media_type not in self._fill_types:
             return cached
+        if self._wait_for(self.filename(url, media_type)):
+            return super().get(url, media_type)
+        return None
+
+    def get_blob(self, name: str, *, fill: bool = False) -> bytes | None:
+        """As `CacheRules.get_blob`; with ``fill``, one another process is making is waited for."""
+        blob = super().get_blob(name)
+        if blob is None and fill and self._wait_for(name):
+            return super().get_blob(name)
+        return blob
+
+    def _wait_for(self, name: str) -> bool:
+        """Whether ``name``, missing, appeared because another process was filling it.
+
+        False at once when this process wins the claim (it is to fill it),
+        when the store has no claims, or waiting is off; False after
+        ``fill_wait`` seconds when nothing came.
+        """
         claim = getattr(self.store, "claim", None)
-        if claim is None or self._closed:
-            return None
-        name = self.filename(url, media_type)
+        if claim is None or self._closed or self._fill_wait <= 0:
+            return False
         if claim(name, self._fill_wait):
-            return None  # this process fetches; its save ends the claim
-        logger.debug("cache: waiting for another process to fetch %s (%s)", url, media_type)
+            return False  # this process fills it; its save ends the claim
+        logger.debug("cache: waiting for another process to store %s", name)
         deadline = time.monotonic() + self._fill_wait
         while time.monotonic() < deadline:
             time.sleep(_POLL_SECONDS)
             if self.store.exists(name):
-                return super().get(url, media_type)
-        return None
+                return True
+        return False
 
     def _read(self, name: str) -> CachedResponse | None:
         data = self.store.load(name)
