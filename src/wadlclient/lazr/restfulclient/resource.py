@@ -29,6 +29,7 @@ from wadlclient.lazr.restfulclient._browser import (
     backoff_sleep,
     restful_http_class,
 )
+from wadlclient.lazr.restfulclient._environment import adapt_login
 from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
 from wadlclient.lazr.restfulclient._values import LAZR_CONVERTERS
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
@@ -262,6 +263,11 @@ class ServiceRoot(_objects.ServiceRoot):
             max_retries=max_retries,
             wadl_media_type=SUN_WADL_MEDIA_TYPE,
         )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """launchpadlib's ``Launchpad`` may log in from the environment (`adapt_login`)."""
+        super().__init_subclass__(**kwargs)
+        adapt_login(cls)
 
     def httpFactory(
         self, authorizer: Any, cache: Any, timeout: float | None, proxy_info: Any
