@@ -130,3 +130,56 @@ def test_a_store_entry_is_byte_for_byte_the_disk_file(
     assert isinstance(cache, StoreCache)
     name = disk.filename(url, JSON)
     assert cache.store.load(name) == (tmp_path / name).read_bytes()
+
+
+class DictStore:
+    """The smallest store the interface allows: a dict (what docs/cache-backends.md shows)."""
+
+    private = False
+
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+
+    def load(self, name: str) -> bytes | None:
+        return self.data.get(name)
+
+    def save(self, name: str, data: bytes) -> None:
+        self.data[name] = data
+
+    def remove(self, name: str) -> None:
+        self.data.pop(name, None)
+
+    def exists(self, name: str) -> bool:
+        return name in self.data
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_store_of_your_own_is_a_cache_argument_and_serves_a_second_root(
+    cookbook_service: RunningService, wire
+) -> None:
+    store = DictStore()
+    ServiceRoot(None, cookbook_service.base_url, cache=store).close()
+    wire.clear(2)
+
+    ServiceRoot(None, cookbook_service.base_url, cache=store)
+
+    assert wire.requests(0) == []
+    assert len(store.data) == 2  # the root's WADL and JSON
+
+
+def test_an_object_that_is_not_a_store_is_refused_by_name() -> None:
+    with pytest.raises(TypeError, match="a cache store needs load, save, remove, exists, close"):
+        StoreCache(object())  # type: ignore[arg-type]
+
+
+def test_the_memory_store_drops_its_oldest_entries_beyond_its_bound() -> None:
+    store = MemoryStore(max_bytes=100)
+    for name in "abcde":
+        store.save(name, b"x" * 30)
+
+    assert [name for name in "abcde" if store.exists(name)] == ["c", "d", "e"]
+    store.save("huge", b"x" * 101)
+    assert store.load("huge") is None
+    assert len(store) == 3

@@ -7,6 +7,7 @@ counts the whole WADL documents it sends).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -202,3 +203,43 @@ def test_a_new_process_starts_warm_from_redis_the_model_included(
     assert handler.requests_served == served  # WADL and root fresh in Redis: no request
     with redis.Redis.from_url(empty_redis) as client:
         assert client.get(model) not in (None, b"damaged")
+
+
+def test_processes_writing_and_reading_the_same_entries_never_see_a_torn_one(
+    empty_redis: str,
+) -> None:
+    # benchmarks.fleet's mixer: a read is torn when its bytes do not parse or
+    # its body does not match the digest its writer put in the ETag.
+    command = [sys.executable, "-m", "benchmarks.fleet", "--child", "mix", empty_redis]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
+    mixers = [
+        subprocess.Popen([*command, str(seed), "400"], cwd=REPO, env=env, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for seed in range(4)
+    ]  # fmt: skip
+    counts = []
+    for mixer in mixers:
+        out, err = mixer.communicate(timeout=60)
+        assert mixer.returncode == 0, err[-2000:]
+        counts.append(json.loads(out.strip().splitlines()[-1]))
+
+    assert sum(c["reads"] for c in counts) - sum(c["misses"] for c in counts) > 500
+    assert sum(c["torn"] for c in counts) == 0
+
+
+def test_the_mixer_counts_an_entry_that_does_not_match_its_digest_as_torn(
+    empty_redis: str,
+) -> None:
+    from benchmarks.fleet import MIX_NAMES, mix
+
+    store = RedisStore(empty_redis, ttl=60)
+    cache = StoreCache(store)
+    for index in range(MIX_NAMES):
+        url = f"http://fleet.test/1.0/entries/{index}"
+        body = b"whole body"
+        answer = type("Answer", (), {"status": 200, "headers": {"ETag": '"not its digest"'}})
+        cache.put(url, "application/json", answer, body)
+
+    counts = mix(empty_redis, seed=0, operations=20)
+
+    assert counts["torn"] > 0
