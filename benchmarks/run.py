@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pyperf  # type: ignore[import-untyped]
 
-from benchmarks import flaky, latency, lptasks, report
+from benchmarks import flaky, fleet, latency, lptasks, report
 from benchmarks.config import (
     BENCH_DIR,
     CLIENTS,
@@ -43,7 +43,7 @@ from benchmarks.services import Server, cookbook_service, free_port, launchpad_s
 
 WORKER_TIMEOUT = 600
 #: Rows measured outside pyperf, each a section of RESULTS.md of its own.
-SECTIONS = ("latency", "lptasks", "flaky")
+SECTIONS = ("latency", "lptasks", "flaky", "fleet")
 
 
 class WorkloadError(Exception):
@@ -349,6 +349,9 @@ def main(argv: list[str] | None = None) -> int:
         if "flaky" in sections:
             print("flaky: read workload through the fault proxy", flush=True)
             extra_sections.append(flaky.markdown(flaky.measure(scratch)))
+        if "fleet" in sections:
+            print("fleet: 16 workers on one Redis cache, walks, mixed load", flush=True)
+            extra_sections.append(fleet.markdown(fleet.measure(scratch)))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

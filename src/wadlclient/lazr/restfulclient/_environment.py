@@ -65,7 +65,7 @@ class EnvironmentCredentialStore:
         credentials.consumer = oauth.Consumer(values["consumer_key"], values["consumer_secret"])
         token = oauth.AccessToken(values["access_token"], values["access_secret"])
         credentials.access_token = token
-        credentials.from_environment = True
+        credentials._wadlclient_environment = True
         return credentials
 
 
@@ -97,7 +97,7 @@ def _environment_first(original: Callable[..., Any]) -> Callable[..., Any]:
 def _environment_reused(original: Callable[..., bool]) -> Callable[..., bool]:
     @functools.wraps(original)
     def may_reuse_credentials(cached_credentials: Any, requested_consumer: Any) -> bool:
-        if getattr(cached_credentials, "from_environment", False):
+        if getattr(cached_credentials, "_wadlclient_environment", False) is True:
             return True
         return original(cached_credentials, requested_consumer)
 
