@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -46,31 +45,3 @@ class Wire:
 def wire(cookbook_service: RunningService) -> Wire:
     return Wire(cookbook_service)
 
-
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """A redis-server of this session's own on a free loopback port (skips, saying why, without).
-
-    ``make test`` installs Debian's redis-server when it is missing.
-    """
-    from benchmarks.redis_server import RedisUnavailable, redis_server
-
-    try:
-        server = redis_server()
-        running = server.__enter__()
-    except RedisUnavailable as error:
-        pytest.skip(f"no Redis server for the Redis cache tests: {error}")
-    try:
-        yield running.url
-    finally:
-        server.__exit__(None, None, None)
-
-
-@pytest.fixture
-def empty_redis(redis_url: str) -> str:
-    """The session's Redis URL, its database emptied first."""
-    import redis
-
-    with redis.Redis.from_url(redis_url) as client:
-        client.flushdb()
-    return redis_url
