@@ -236,8 +236,8 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         f"One redis-server on loopback (maxmemory 256 MB, volatile-lru). Medians of "
         f"{len(start['warm_disk'])} samples unless said. A worker is a fresh `python` that "
-        "imports wadlclient, opens the Launchpad root (WADL served on loopback) and exits: "
-        f"spawn to its root closed (a bare `python`: {median(start['bare']):.3f} s).",
+        "imports wadlclient and opens the Launchpad root (WADL served on loopback); its time "
+        f"runs from spawn to the root closed (a bare `python`: {median(start['bare']):.3f} s).",
         "",
         "| row | figure |",
         "|---|---|",
