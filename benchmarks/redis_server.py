@@ -36,7 +36,10 @@ class RedisServer:
 
 def redis_server_binary() -> str:
     """The redis-server to run, or RedisUnavailable saying why there is none."""
-    found = os.environ.get("WADLCLIENT_REDIS_SERVER") or shutil.which("redis-server")
+    named = os.environ.get("WADLCLIENT_REDIS_SERVER")
+    if named and not (os.path.isfile(named) and os.access(named, os.X_OK)):
+        raise RedisUnavailable(f"$WADLCLIENT_REDIS_SERVER ({named}) is not an executable file")
+    found = named or shutil.which("redis-server")
     if not found:
         raise RedisUnavailable(
             "no redis-server on PATH (make test installs Debian's redis-server as root; "

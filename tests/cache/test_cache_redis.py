@@ -70,7 +70,7 @@ def test_an_entry_over_the_size_bound_is_not_stored(empty_redis: str) -> None:
     assert store.load("big") is None
 
 
-def test_a_redis_url_password_is_never_shown(empty_redis: str) -> None:
+def test_a_redis_url_password_is_never_shown() -> None:
     store = RedisStore("redis://:hunter2@127.0.0.1:1/0")
 
     assert "hunter2" not in repr(store)
@@ -104,7 +104,8 @@ def test_a_redis_that_is_down_means_uncached_requests_and_one_warning(
 def test_a_hung_redis_costs_one_short_timeout_not_a_hang(
     cookbook_service: RunningService, caplog: pytest.LogCaptureFixture, redis_url: str
 ) -> None:
-    # A server stopped with SIGSTOP accepts connections and never answers.
+    # A server stopped with SIGSTOP accepts connections and never answers. It is a
+    # second server (``redis_url`` is asked for only to skip, saying why, without one).
     with redis_server() as server:
         server.process.send_signal(signal.SIGSTOP)
         try:
