@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: launchpad-typed demo test test-launchpadlib test-restfulclient lint docs package bench bench-smoke venv clean
+.PHONY: launchpad-typed demo test redis-server test-launchpadlib test-restfulclient lint docs package bench bench-smoke venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,7 +26,15 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples mkdocs_hooks.py
 	$(BIN)/mypy
 
-test: lint
+# The Redis cache tests start a redis-server of their own: installed here from
+# Debian when missing and apt is usable (as root); else those tests say why they skip.
+redis-server:
+	@command -v redis-server >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 \
+	  && [ "$$(id -u)" = 0 ] && { apt-get install -y -qq --no-install-recommends redis-server \
+	  || { apt-get update -qq && apt-get install -y -qq --no-install-recommends redis-server; }; \
+	  } >/dev/null; } || echo "redis-server not installed: the Redis cache tests will skip"
+
+test: lint redis-server
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 	$(BIN)/python -m tests.lazr.launchpadlib_suite
 	$(BIN)/python -m tests.lazr.restfulclient_suite

@@ -18,6 +18,7 @@ import hashlib
 import json
 import re
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -75,6 +76,9 @@ def make_handler(wadl: bytes, root: bytes, people: bytes = b"") -> type[BaseHTTP
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True
         requests_served = 0
+        #: Whole WADL documents sent (a 304 is not one); each is logged too.
+        wadl_sent = 0
+        counting = threading.Lock()
 
         def do_GET(self) -> None:
             Handler.requests_served += 1
@@ -112,6 +116,10 @@ def make_handler(wadl: bytes, root: bytes, people: bytes = b"") -> type[BaseHTTP
             self.send_header("Vary", "Accept")
             self.end_headers()
             self.wfile.write(body)
+            if "wadl" in media_type:
+                with Handler.counting:
+                    Handler.wadl_sent += 1
+                sys.stderr.write("lpserver: sent the WADL\n")
 
         def log_message(self, format: str, *args: object) -> None:
             sys.stderr.write(f"lpserver: {format % args}\n")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pyperf  # type: ignore[import-untyped]
 
-from benchmarks import fakestart, flaky, latency, lptasks, report
+from benchmarks import fakestart, flaky, fleet, latency, lptasks, report
 from benchmarks.config import (
     BENCH_DIR,
     CLIENTS,
@@ -43,7 +43,7 @@ from benchmarks.services import Server, cookbook_service, free_port, launchpad_s
 
 WORKER_TIMEOUT = 600
 #: Rows measured outside pyperf, each a section of RESULTS.md of its own.
-SECTIONS = ("latency", "lptasks", "flaky", "fakestart")
+SECTIONS = ("latency", "lptasks", "flaky", "fakestart", "fleet")
 
 
 class WorkloadError(Exception):
@@ -352,6 +352,9 @@ def main(argv: list[str] | None = None) -> int:
         if "fakestart" in sections:
             print("fakestart: a fake of the Launchpad WADL starting (testing kit)", flush=True)
             extra_sections.append(fakestart.markdown(fakestart.measure(scratch)))
+        if "fleet" in sections:
+            print("fleet: 16 workers on one Redis cache, walks, mixed load", flush=True)
+            extra_sections.append(fleet.markdown(fleet.measure(scratch)))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -41,3 +41,32 @@ def lazr_example() -> Iterator[LazrExample]:
     """lazr.restful's example service as it ships (pages of five)."""
     with LazrExample() as service:
         yield service
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A redis-server of this session's own on a free loopback port (skips, saying why, without).
+
+    ``make test`` installs Debian's redis-server when it is missing.
+    """
+    from benchmarks.redis_server import RedisUnavailable, redis_server
+
+    try:
+        server = redis_server()
+        running = server.__enter__()
+    except RedisUnavailable as error:
+        pytest.skip(f"no Redis server for the Redis cache tests: {error}")
+    try:
+        yield running.url
+    finally:
+        server.__exit__(None, None, None)
+
+
+@pytest.fixture
+def empty_redis(redis_url: str) -> str:
+    """The session's Redis URL, its database emptied first."""
+    import redis
+
+    with redis.Redis.from_url(redis_url) as client:
+        client.flushdb()
+    return redis_url

@@ -24,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from wadlclient.cache import HTTPCache
+from wadlclient.cache import CacheRules
 from wadlclient.errors import WADLError
 from wadlclient.wadl import (
     Application,
@@ -341,7 +341,7 @@ SCHEMAS = SchemaMemo()
 MODEL_PERSIST_MIN_BYTES = 64 * 1024
 
 
-def _persists(content: bytes, cache: HTTPCache | None) -> bool:
+def _persists(content: bytes, cache: CacheRules | None) -> bool:
     """Whether the model of this document is stored in (and loaded from) ``cache``."""
     return (
         cache is not None
@@ -357,7 +357,7 @@ def _model_index_name(url: str) -> str:
     return "wadl-index-" + hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _store_model(store: HTTPCache, url: str, digest: str, app: Application) -> None:
+def _store_model(store: CacheRules, url: str, digest: str, app: Application) -> None:
     """Persist a model, and remove the one an older WADL of the same URL left."""
     from wadlclient.wadl.store import dump_model
 
@@ -371,7 +371,7 @@ def _store_model(store: HTTPCache, url: str, digest: str, app: Application) -> N
         store.put_blob(index, digest.encode("ascii"))
 
 
-def _reparse(content: bytes, url: str, store: HTTPCache, digest: str) -> Application:
+def _reparse(content: bytes, url: str, store: CacheRules, digest: str) -> Application:
     """The model parsed again from the WADL, replacing a damaged persisted one."""
     app = parse_wadl(content, url)
     _store_model(store, url, digest, app)
@@ -381,7 +381,7 @@ def _reparse(content: bytes, url: str, store: HTTPCache, digest: str) -> Applica
 def schema_for(
     content: bytes,
     url: str,
-    cache: HTTPCache | None,
+    cache: CacheRules | None,
     *,
     while_parsing: Callable[[], None] | None = None,
 ) -> Schema:
@@ -415,7 +415,7 @@ def schema_for(
     if store is not None:
         from wadlclient.wadl.store import load_model
 
-        blob = store.get_blob(blob_name)
+        blob = store.get_blob(blob_name, fill=True)
         app = load_model(blob) if blob is not None else None
         if app is not None and app.url != url:
             app = None

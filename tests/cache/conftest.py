@@ -44,3 +44,4 @@ class Wire:
 @pytest.fixture
 def wire(cookbook_service: RunningService) -> Wire:
     return Wire(cookbook_service)
+

@@ -133,6 +133,16 @@ def anonymous_short_timeout(service_root: str, directory: str) -> dict[str, Any]
     return anonymous(service_root, directory, timeout=1)
 
 
+def login_from_environment(service_root: str, directory: str) -> dict[str, Any]:
+    """login_with as a CI job writes it: no directory, no credentials file, no store."""
+    lp = Launchpad.login_with("ci-bot", service_root=service_root, version="1.0")
+    return {
+        "store": type(lp.credential_store).__name__,
+        "people": [person.name for person in lp.people],
+        "cache_directory": lp._browser.directory if hasattr(lp._browser, "directory") else None,
+    }
+
+
 SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "people": people,
     "anonymous_signing": anonymous_signing,
@@ -142,6 +152,7 @@ SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "renewed_while_prefetching": renewed_while_prefetching,
     "looked_ahead_owners": looked_ahead_owners,
     "expired_token": expired_token,
+    "login_from_environment": login_from_environment,
 }
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from wadlclient.auth.credentials_file import (
     read_credentials,
     write_private,
 )
+from wadlclient.auth.environment import CREDENTIALS_VARIABLE, credentials_from_environment
 from wadlclient.auth.plaintext import plaintext_authorization
 from wadlclient.errors import CredentialsError, CredentialsFileError
 
@@ -352,6 +353,30 @@ class OAuthAuthorizer(HttpAuthorizer):
             raise CredentialsFileError(
                 f"malformed credentials file {os.fspath(path)}: not UTF-8 text"
             ) from None
+        authorizer.consumer = Consumer(
+            values["consumer_key"], values["consumer_secret"], application_name
+        )
+        authorizer.access_token = AccessToken(values["access_token"], values["access_secret"])
+        return authorizer
+
+    @classmethod
+    def from_environment(
+        cls: type[_OAuthT],
+        variable: str = CREDENTIALS_VARIABLE,
+        *,
+        oauth_realm: str = "OAuth",
+        application_name: str | None = None,
+        signature_method: str = SIGNATURE_PLAINTEXT,
+    ) -> _OAuthT | None:
+        """A new authorizer with the credentials ``$WADLCLIENT_CREDENTIALS`` holds, or None.
+
+        The variable holds a credentials file's content or its path (see
+        `wadlclient.auth.environment`); unset or empty, the answer is None.
+        """
+        values = credentials_from_environment(variable)
+        if values is None:
+            return None
+        authorizer = cls(oauth_realm=oauth_realm, signature_method=signature_method)
         authorizer.consumer = Consumer(
             values["consumer_key"], values["consumer_secret"], application_name
         )

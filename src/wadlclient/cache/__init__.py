@@ -1,20 +1,34 @@
-"""The on-disk HTTP cache, shareable with lazr.restfulclient (httplib2 underneath).
+"""The HTTP cache: one set of rules, and backends that keep its bytes.
 
-File names follow its scheme (`names`), file contents its layout
-(`fileformat`); `freshness` says when a stored response may be used, and
-`store.HTTPCache` keeps the directory. A launchpadlib user keeps a warm
-cache when moving over, and can move back. Credential headers never reach
-a file.
+`rules.CacheRules` holds the HTTP rules (what is stored, how a 304
+refreshes an entry; `freshness` says when a stored response may be used).
+`store.HTTPCache` keeps entries as files, with lazr.restfulclient's names
+(`names`) and layout (`fileformat`), so a launchpadlib user keeps a warm
+cache when moving over, and can move back. `stored.StoreCache` keeps them
+in any `backend.CacheStore`: `backend.MemoryStore`, or
+`redis_store.RedisStore` shared by a fleet of workers. Credential headers
+never reach a store.
 """
 
+from wadlclient.cache.backend import CacheStore, MemoryStore
+from wadlclient.cache.choose import store_cache_for
 from wadlclient.cache.freshness import CachedResponse
 from wadlclient.cache.names import MAX_FILE_NAME_LENGTH, cache_file_name, cache_key
+from wadlclient.cache.redis_store import RedisStore
+from wadlclient.cache.rules import CacheRules
 from wadlclient.cache.store import HTTPCache
+from wadlclient.cache.stored import StoreCache
 
 __all__ = [
     "MAX_FILE_NAME_LENGTH",
+    "CacheRules",
+    "CacheStore",
     "CachedResponse",
     "HTTPCache",
+    "MemoryStore",
+    "RedisStore",
+    "StoreCache",
     "cache_file_name",
     "cache_key",
+    "store_cache_for",
 ]

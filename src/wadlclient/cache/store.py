@@ -12,14 +12,12 @@ import errno
 import functools
 import logging
 import os
-import re
-import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wadlclient.cache.behind import WriteBehind, queue_for, queue_of
-from wadlclient.cache.fileformat import parse, read, serialise, storable
+from wadlclient.cache.fileformat import parse, read
 from wadlclient.cache.files import (
     TEMP_PREFIX,
     open_regular,
@@ -27,10 +25,9 @@ from wadlclient.cache.files import (
     remove_stale_temporaries,
     write_all,
 )
-from wadlclient.cache.freshness import CachedResponse, cache_directives, same_use
-from wadlclient.cache.names import cache_file_name, cache_key
+from wadlclient.cache.freshness import CachedResponse
+from wadlclient.cache.rules import CacheRules
 from wadlclient.errors import CacheError
-from wadlclient.headers import Headers, format_http_date
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -39,30 +36,12 @@ __all__ = ["HTTPCache"]
 
 logger = logging.getLogger("wadlclient.cache")
 
-#: Blob names: no comma (every cache file name has one before its digest),
-#: no leading dot (temporary files), nothing a file system could object to.
-_BLOB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}", re.ASCII)
-# Not taken from a 304: it carries no body, so these would describe nothing.
-_BODY_HEADERS = frozenset({b"content-length", b"content-type", b"content-encoding"})
 
-# Media types delete() removes when not told which one.
-_WELL_KNOWN_MEDIA_TYPES = (
-    "application/json",
-    "application/vnd.sun.wadl+xml",
-    "application/vnd.example.wadl+xml",
-    "application/xhtml+xml",
-)
-
-
-def _status_of(response: Any) -> int:
-    """A response's status: ``status`` (ours), or ``status_code`` (an httpx.Response)."""
-    status = getattr(response, "status", None)
-    return int(status if status is not None else response.status_code)
-
-
-class HTTPCache:
+class HTTPCache(CacheRules):
     """A directory of cached HTTP responses, safe to share between threads and processes.
 
+    The HTTP rules are `CacheRules`'; this class keeps their bytes as
+    files, one per response in lazr.restfulclient's layout, blobs beside them.
     ``~`` and environment variables in ``directory`` are expanded.
     ``directory=None`` makes a private temporary directory, removed at
     interpreter exit or by ``close()``. ``clock`` gives the current time
@@ -84,11 +63,8 @@ class HTTPCache:
         write_behind: bool = False,
         refresh_behind: bool = False,
     ) -> None:
-        self.clock = clock
-        self._lock = threading.Lock()
+        super().__init__(clock)
         self._warned = False
-        self._closed = False
-        self._media_types: set[str] = set(_WELL_KNOWN_MEDIA_TYPES)
         self._remove_directory: Callable[[], None] | None = None
         if directory is None:
             import atexit
@@ -136,157 +112,10 @@ class HTTPCache:
     def __repr__(self) -> str:
         return f"HTTPCache({str(self.directory)!r})"
 
-    def key(self, url: str, media_type: str) -> str:
-        """The cache key, ``<url>-<media type>`` (see ``cache_key``)."""
-        return cache_key(url, media_type)
-
-    def filename(self, url: str, media_type: str) -> str:
-        """The name of the file holding ``url`` as ``media_type``."""
-        return cache_file_name(cache_key(url, media_type))
-
-    def get(self, url: str, media_type: str) -> CachedResponse | None:
-        """The stored response, or None when missing, unreadable or malformed."""
-        if self._closed:
-            return None
-        self._remember(media_type)
-        name = self.filename(url, media_type)
-        try:
-            cached = self._read(name)
-        except FileNotFoundError:
-            logger.debug("cache miss: %s (%s)", url, media_type)
-            return None
-        except (OSError, ValueError) as error:
-            logger.debug("cache unreadable: %s (%s): %s", url, media_type, type(error).__name__)
-            return None
-        if cached is None or not 200 <= cached.status < 300:
-            logger.debug("cache entry not usable, treated as a miss: %s (%s)", url, media_type)
-            return None
-        logger.debug("cache hit: %s (%s)", url, media_type)
-        return cached
-
-    def put(
-        self,
-        url: str,
-        media_type: str,
-        response: Any,
-        body: bytes,
-    ) -> None:
-        """Store a representation of ``url``; a ``no-store`` response removes it instead.
-
-        The file records what a GET answers, so a 209 (PATCH returning the
-        new representation) or a 304 is stored as 200. ``response`` is
-        anything with a status and headers (a mapping or pairs).
-        """
-        if self._closed:
-            return
-        status, headers = _status_of(response), Headers(response.headers)
-        if "no-store" in cache_directives(headers):
-            logger.debug("cache: not storing (no-store): %s (%s)", url, media_type)
-            self.delete(url, media_type)
-            return
-        if status in (209, 304):
-            status = 200
-        self._remember(media_type)
-        self._store(url, media_type, CachedResponse(status, headers, body))
-
-    def refresh(
-        self, url: str, media_type: str, not_modified: Any, stored: object = None
-    ) -> CachedResponse | None:
-        """Merge a 304's headers into the stored entry and rewrite it.
-
-        The entry is then as fresh as if the server had sent the whole
-        representation again: the 304's Date (or now, if it has none),
-        ETag, Cache-Control and Expires replace the stored ones; the
-        stored Age, which described the old response, is dropped. An entry
-        that can never be fresh and keeps its validators is not rewritten
-        (`_same_use`). Returns None when nothing usable is stored.
-        ``stored``, the entry whose validators were sent (as `get`
-        returned it), saves reading it again.
-        """
-        cached = stored if isinstance(stored, CachedResponse) else self.get(url, media_type)
-        if cached is None:
-            return None
-        fresh_headers = Headers(not_modified.headers).raw
-        fresh = {name.lower() for name, _ in fresh_headers}
-        merged = [
-            (name, value)
-            for name, value in cached.headers.raw
-            if name.lower() not in fresh and name.lower() != b"age"
-        ]
-        merged += [
-            (name, value) for name, value in fresh_headers if name.lower() not in _BODY_HEADERS
-        ]
-        if b"date" not in fresh:
-            now = format_http_date(self.clock()).encode("ascii")
-            merged = [(n, v) for n, v in merged if n.lower() != b"date"] + [(b"date", now)]
-        refreshed = CachedResponse(cached.status, Headers(storable(merged)), cached.body)
-        if "no-store" in cache_directives(refreshed.headers):
-            self.delete(url, media_type)
-        elif not same_use(cached, refreshed):
-            self._store(url, media_type, refreshed, revalidation=True)
-        return refreshed
-
-    def delete(self, url: str, media_type: str | None = None) -> None:
-        """Forget ``url`` as ``media_type``, or as every media type seen or well known."""
-        if self._closed:
-            return
-        if media_type is not None:
-            media_types = [media_type]
-        else:
-            with self._lock:
-                media_types = sorted(self._media_types)
-        for each in media_types:
-            name = self.filename(url, each)
-            if self._behind is None:
-                self._unlink(name)
-            else:
-                self._behind.submit(name, None, background=self._write_behind)
-                if not self._write_behind:
-                    self._behind.flush()
-            logger.debug("cache delete: %s (%s)", url, each)
-
     @property
     def is_private(self) -> bool:
         """Whether this is a private temporary directory (removed at exit)."""
         return self._remove_directory is not None or self._closed
-
-    def has_blob(self, name: str) -> bool:
-        """Whether a blob called ``name`` is stored (without reading it)."""
-        return not self._closed and os.path.isfile(self._path(_blob_file_name(name)))
-
-    def get_blob(self, name: str) -> bytes | None:
-        """The bytes stored with `put_blob` under ``name``, or None.
-
-        Blobs are derived data kept beside the responses (a compiled WADL
-        model, say): a missing or unreadable one is simply None, and the
-        caller must check what it reads, since any process may write here.
-        """
-        if self._closed:
-            return None
-        path = self._path(_blob_file_name(name))
-        try:
-            with open_regular(path) as file:
-                return file.read()
-        except (OSError, ValueError) as error:
-            logger.debug("cache blob not read: %s: %s", name, type(error).__name__)
-            return None
-
-    def put_blob(self, name: str, data: bytes) -> None:
-        """Store ``data`` under ``name`` atomically; a failed write is one warning at most.
-
-        ``name`` is letters, digits, ``_``, ``.`` and ``-`` (not first),
-        at most 100 characters; it can never name a cached response's file
-        nor a temporary file.
-        """
-        if self._closed:
-            return
-        if self._write(_blob_file_name(name), data):
-            logger.debug("cache blob write: %s (%d bytes)", name, len(data))
-
-    def delete_blob(self, name: str) -> None:
-        """Remove the blob ``name`` if it is stored."""
-        if not self._closed:
-            self._unlink(_blob_file_name(name))
 
     def flush(self) -> None:
         """Write every response file still waiting for the background writer."""
@@ -305,29 +134,7 @@ class HTTPCache:
             atexit.unregister(self._remove_directory)
             self._remove_directory = None
 
-    def _remember(self, media_type: str) -> None:
-        if media_type not in self._media_types:
-            with self._lock:
-                self._media_types.add(media_type)
-
-    def _store(
-        self, url: str, media_type: str, response: CachedResponse, *, revalidation: bool = False
-    ) -> None:
-        """Write an entry: through now, or queued when this cache writes that kind behind.
-
-        With a queue for the directory, even a write-through goes through it
-        (and flushes it), so an older queued write never lands after it.
-        """
-        name = self.filename(url, media_type)
-        data = serialise(response, media_type, self.clock())
-        if self._behind is not None:
-            behind = self._write_behind or (revalidation and self._refresh_behind)
-            self._behind.submit(name, data, background=behind)
-            logger.debug("cache write queued: %s (%s) -> %s", url, media_type, name)
-            if not behind:
-                self._behind.flush()
-        elif self._write(name, data):
-            logger.debug("cache write: %s (%s) -> %s", url, media_type, name)
+    # -- where the bytes go: files ------------------------------------------------
 
     def _read(self, name: str) -> CachedResponse | None:
         """The response in file ``name``, or in the write queued for it (read your writes)."""
@@ -340,6 +147,45 @@ class HTTPCache:
                 return parse(head, body)
         with open_regular(self._path(name)) as file:
             return read(file)
+
+    def _save(self, name: str, data: bytes, *, revalidation: bool) -> bool:
+        """Write an entry: through now, or queued when this cache writes that kind behind.
+
+        With a queue for the directory, even a write-through goes through it
+        (and flushes it), so an older queued write never lands after it.
+        """
+        if self._behind is None:
+            return self._write(name, data)
+        behind = self._write_behind or (revalidation and self._refresh_behind)
+        self._behind.submit(name, data, background=behind)
+        if not behind:
+            self._behind.flush()
+        return True
+
+    def _discard(self, name: str) -> None:
+        if self._behind is None:
+            self._unlink(name)
+        else:
+            self._behind.submit(name, None, background=self._write_behind)
+            if not self._write_behind:
+                self._behind.flush()
+
+    def _has_blob(self, name: str) -> bool:
+        return os.path.isfile(self._path(name))
+
+    def _load_blob(self, name: str) -> bytes | None:
+        try:
+            with open_regular(self._path(name)) as file:
+                return file.read()
+        except (OSError, ValueError) as error:
+            logger.debug("cache blob not read: %s: %s", name, type(error).__name__)
+            return None
+
+    def _save_blob(self, name: str, data: bytes) -> bool:
+        return self._write(name, data)
+
+    def _discard_blob(self, name: str) -> None:
+        self._unlink(name)
 
     def _write(self, name: str, data: bytes) -> bool:
         """Replace the file ``name`` atomically; on failure remove it and warn once."""
@@ -383,9 +229,3 @@ class HTTPCache:
             self.directory,
             reason,
         )
-
-
-def _blob_file_name(name: str) -> str:
-    if not isinstance(name, str) or not _BLOB_NAME.fullmatch(name):
-        raise ValueError(f"invalid cache blob name {name!r}")
-    return name

@@ -19,7 +19,7 @@ from types import TracebackType
 from typing import Any, ClassVar
 
 from wadlclient.auth import BasicHttpAuthorizer
-from wadlclient.cache import HTTPCache
+from wadlclient.cache import CacheRules, CacheStore, HTTPCache, store_cache_for
 from wadlclient.errors import HTTPError, NotFound, ResponseError, WADLError
 from wadlclient.http import (
     DEFAULT_DEADLINE,
@@ -57,7 +57,7 @@ _NOT_THE_MEDIA_TYPE = frozenset({401, *RETRY_STATUSES})
 _DEFAULT_ROOT_TYPE = "service-root"
 
 CacheDirectory = str | bytes | os.PathLike[str] | None
-CacheArgument = CacheDirectory | HTTPCache
+CacheArgument = CacheDirectory | CacheRules | CacheStore
 
 
 #: A path segment that names a version of a lazr.restful service ("1.0", "beta", "devel").
@@ -115,7 +115,7 @@ def load_schema(
     transport: Transport,
     url: str,
     preferred: str,
-    cache: HTTPCache,
+    cache: CacheRules,
     while_parsing: Callable[[], None] | None = None,
 ) -> Schema:
     """GET the WADL, trying the other WADL media type once if the first fails.
@@ -157,7 +157,7 @@ def load_schema(
 
 
 def load_service(
-    transport: Transport, url: str, preferred: str, cache: HTTPCache
+    transport: Transport, url: str, preferred: str, cache: CacheRules
 ) -> tuple[Schema, Any]:
     """The schema (`load_schema`) and the root's JSON, both requests in flight together.
 
@@ -178,12 +178,14 @@ class ServiceRoot(Resource):
     """The entry point to a web service: its WADL, its root resource, its transport.
 
     ``cache`` is None (a private temporary directory), a directory
-    (``str``, ``bytes`` or ``os.PathLike``) that persists, or an
-    `HTTPCache`. ``version=None`` means ``service_root`` already ends in a
+    (``str``, ``bytes`` or ``os.PathLike``) that persists, a Redis URL
+    (``redis://host:6379/0``, shared by a fleet), a `CacheStore` (memory,
+    Redis, your own), or a cache (`HTTPCache`, `StoreCache`).
+    ``version=None`` means ``service_root`` already ends in a
     version segment. Creating the root sends two GETs for the root URL:
     WADL, then JSON (fewer when the cache holds them fresh). `close` closes
     the connections, and the cache the root made (a private temporary
-    directory is removed then); an `HTTPCache` the caller passed stays
+    directory is removed then); a cache or store the caller passed stays
     open, since it may serve other roots.
 
     A ``user:password@`` in ``service_root`` logs in with HTTP Basic (and
@@ -206,7 +208,7 @@ class ServiceRoot(Resource):
     #: How this root's objects read and check values, and how it starts (`Conventions`).
     CONVENTIONS: ClassVar[Conventions] = NATIVE
 
-    _made_cache: HTTPCache | None
+    _made_cache: CacheRules | None
 
     def __init__(
         self,
@@ -234,7 +236,7 @@ class ServiceRoot(Resource):
         if look_ahead < 0:
             raise ValueError("look_ahead must be 0 (off) or more")
         url = self.root_url_for(service_root, version)
-        http_cache = cache if isinstance(cache, HTTPCache) else self.make_cache(cache)
+        http_cache = self._cache_for(cache)
         object.__setattr__(self, "credentials", authorizer)
         object.__setattr__(self, "_made_cache", None if http_cache is cache else http_cache)
         transport = self.make_transport(
@@ -289,10 +291,20 @@ class ServiceRoot(Resource):
         """
         return HTTPCache(directory, refresh_behind=True)
 
+    def _cache_for(self, cache: CacheArgument) -> CacheRules:
+        """The cache ``cache`` names: itself, one over a store or Redis URL, or `make_cache`'s."""
+        if isinstance(cache, CacheRules):
+            return cache
+        made = store_cache_for(cache)
+        if made is not None:
+            return made
+        assert not isinstance(cache, CacheStore)
+        return self.make_cache(cache)
+
     def make_transport(
         self,
         authorizer: Any,
-        cache: HTTPCache,
+        cache: CacheRules,
         *,
         timeout: float | None,
         max_retries: int,
@@ -322,7 +334,7 @@ class ServiceRoot(Resource):
         )
 
     def read_schema(
-        self, transport: Transport, url: str, preferred: str, cache: HTTPCache
+        self, transport: Transport, url: str, preferred: str, cache: CacheRules
     ) -> Schema:
         """The service's schema: its WADL, asked for as ``preferred`` first (`load_schema`)."""
         return load_schema(transport, url, preferred, cache)
@@ -332,7 +344,7 @@ class ServiceRoot(Resource):
         return transport.request("GET", url).json()
 
     def _read_service(
-        self, transport: Transport, url: str, preferred: str, cache: HTTPCache
+        self, transport: Transport, url: str, preferred: str, cache: CacheRules
     ) -> tuple[Schema, Any]:
         """`read_schema` and `read_root_document`, their requests in flight together.
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
 
-from wadlclient.cache import HTTPCache
+from wadlclient.cache import CacheRules
 from wadlclient.errors import Redacted, ResponseError
 from wadlclient.http import Transport
 from wadlclient.objects.collection import Collection
@@ -44,7 +44,7 @@ class Session(NamedTuple):
 
     transport: Transport
     schema: Schema
-    cache: HTTPCache
+    cache: CacheRules
     root_url: str
     classes: Mapping[str, type[Resource]] = MappingProxyType({})
     root_type: str | None = None

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, NamedTuple
 from urllib.parse import unquote, urljoin, urlsplit
 
 from wadlclient import objects as _objects
-from wadlclient.cache import HTTPCache
+from wadlclient.cache import CacheRules, CacheStore, HTTPCache
 from wadlclient.errors import Redacted, WADLError
 from wadlclient.http import DEFAULT_MAX_BODY, Sender, Transport, Verify
 from wadlclient.http.pool import ConnectionPool
@@ -29,6 +29,7 @@ from wadlclient.lazr.restfulclient._browser import (
     backoff_sleep,
     restful_http_class,
 )
+from wadlclient.lazr.restfulclient._environment import adapt_login
 from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
 from wadlclient.lazr.restfulclient._values import LAZR_CONVERTERS
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
@@ -194,15 +195,16 @@ class RootURI(str):
         return self if self.endswith("/") else RootURI(self + "/")
 
 
-def _caches(cache: Any) -> tuple[HTTPCache | str | os.PathLike[str] | None, Any]:
+def _caches(cache: Any) -> tuple[CacheRules | CacheStore | str | os.PathLike[str] | None, Any]:
     """(wadlclient's cache, the cache handed to ``httpFactory``) for lazr's ``cache``.
 
-    A directory (or an AtomicFileCache over one) becomes wadlclient's
-    cache and the HTTP object gets none: one cache, one set of files.
+    A directory (or an AtomicFileCache over one), a Redis URL, a wadlclient
+    cache or cache store becomes wadlclient's cache and the HTTP object gets
+    none: one cache, one set of entries.
     Any other cache object is the HTTP object's; wadlclient then keeps
     a private one.
     """
-    if cache is None or isinstance(cache, (str, os.PathLike, HTTPCache)):
+    if cache is None or isinstance(cache, (str, os.PathLike, CacheRules, CacheStore)):
         return cache, None
     if isinstance(cache, AtomicFileCache):
         return cache.directory, None
@@ -262,6 +264,11 @@ class ServiceRoot(_objects.ServiceRoot):
             wadl_media_type=SUN_WADL_MEDIA_TYPE,
         )
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """launchpadlib's ``Launchpad`` may log in from the environment (`adapt_login`)."""
+        super().__init_subclass__(**kwargs)
+        adapt_login(cls)
+
     def httpFactory(
         self, authorizer: Any, cache: Any, timeout: float | None, proxy_info: Any
     ) -> Any:
@@ -301,7 +308,7 @@ class ServiceRoot(_objects.ServiceRoot):
     def make_transport(
         self,
         authorizer: Any,
-        cache: HTTPCache,
+        cache: CacheRules,
         *,
         timeout: float | None,
         max_retries: int,
@@ -326,7 +333,7 @@ class ServiceRoot(_objects.ServiceRoot):
         )  # fmt: skip
 
     def read_schema(
-        self, transport: Transport, url: str, preferred: str, cache: HTTPCache
+        self, transport: Transport, url: str, preferred: str, cache: CacheRules
     ) -> Schema:
         """lazr asks once, for Sun's WADL type, and reads any success as WADL (else SyntaxError)."""
         response = transport.request("GET", url, accept=SUN_WADL_MEDIA_TYPE)

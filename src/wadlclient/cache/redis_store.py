@@ -1,0 +1,191 @@
+"""`RedisStore`: cache entries in a Redis server shared by a fleet of workers.
+
+Bounds: every key is written with a lifetime (``ttl``, 7 days by default,
+renewed by each write), and a value larger than ``max_entry_bytes`` is not
+stored; the store as a whole is bounded by the server's ``maxmemory``
+with an eviction policy (``volatile-lru`` or ``allkeys-lru``), which is
+the server operator's to set: an evicted entry is only a miss.
+
+A Redis that is down, unreachable or slow must never fail or stall the
+caller: sockets time out after ``timeout`` seconds (0.5 by default), the
+first failure logs ONE warning, and for the next ``retry_after`` seconds
+the store answers every call at once as a miss, then tries again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import urllib.parse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import redis
+
+__all__ = ["RedisStore", "is_redis_url"]
+
+logger = logging.getLogger("wadlclient.cache")
+
+_SCHEMES = ("redis", "rediss", "unix")
+
+
+def is_redis_url(value: object) -> bool:
+    """Whether ``value`` is a ``redis://``, ``rediss://`` or ``unix://`` URL."""
+    return isinstance(value, str) and value.partition("://")[0].lower() in _SCHEMES and (
+        "://" in value
+    )
+
+
+def _where(url: str) -> str:
+    """The URL without its user name and password: fit for a log line or a repr."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit(parts._replace(netloc=host, query=""))
+
+
+class RedisStore:
+    """A `CacheStore` in Redis: keys ``prefix + name``, each with a lifetime.
+
+    Give ``url`` (``redis://host:port/db``, ``rediss://`` for TLS, a
+    password as ``redis://:secret@host``) or ``client``, a
+    ``redis.Redis`` of your own (its timeouts are then yours to choose).
+    """
+
+    private = False
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        client: redis.Redis | None = None,
+        prefix: str = "wadlclient:",
+        ttl: int = 7 * 24 * 3600,
+        max_entry_bytes: int = 32 * 1024 * 1024,
+        timeout: float = 0.5,
+        retry_after: float = 30.0,
+    ) -> None:
+        if (url is None) == (client is None):
+            raise ValueError("give a Redis URL or a client, one of them")
+        if ttl <= 0 or max_entry_bytes <= 0 or timeout <= 0:
+            raise ValueError("ttl, max_entry_bytes and timeout must be positive")
+        if client is None:
+            assert url is not None
+            client = _client_for(url, timeout)
+            self._where = _where(url)
+        else:
+            self._where = repr(client.connection_pool)
+        self.client = client
+        self.prefix = prefix
+        self.ttl = ttl
+        self.max_entry_bytes = max_entry_bytes
+        self.retry_after = retry_after
+        self._lock = threading.Lock()
+        self._down_until = 0.0
+        self._warned = False
+        self._claimed: set[str] = set()
+
+    def __repr__(self) -> str:
+        return f"RedisStore({self._where!r})"
+
+    # -- the CacheStore interface ----------------------------------------------------
+
+    def load(self, name: str) -> bytes | None:
+        value = self._call(self.client.get, self.prefix + name)
+        return bytes(value) if isinstance(value, bytes) else None
+
+    def save(self, name: str, data: bytes) -> None:
+        """SET with a lifetime (atomic: a reader gets the old value or the new one)."""
+        if len(data) > self.max_entry_bytes:
+            logger.debug("cache: %s not stored in Redis (%d bytes)", name, len(data))
+            self.remove(name)
+            return
+        if name in self._claimed:
+            self._claimed.discard(name)
+            self._call(self._set_and_release, name, data)
+        else:
+            self._call(self.client.set, self.prefix + name, data, ex=self.ttl)
+
+    def remove(self, name: str) -> None:
+        self._call(self.client.delete, self.prefix + name)
+
+    def exists(self, name: str) -> bool:
+        return bool(self._call(self.client.exists, self.prefix + name))
+
+    def close(self) -> None:
+        """Drop this store's connections (the server keeps the entries)."""
+        self._call(self.client.close)
+
+    def claim(self, name: str, seconds: float) -> bool:
+        """Whether this process is the one to fetch ``name`` (SET NX with a lifetime).
+
+        When Redis cannot answer, every process fetches for itself: True.
+        """
+        key = f"{self.prefix}claim:{name}"
+        answer = self._call(self.client.set, key, b"1", nx=True, px=max(1, int(seconds * 1000)))
+        if answer is None and self._is_down():
+            return True
+        if answer:
+            self._claimed.add(name)
+        return bool(answer)
+
+    # -- degrading -----------------------------------------------------------------
+
+    def _set_and_release(self, name: str, data: bytes) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(self.prefix + name, data, ex=self.ttl)
+        pipe.delete(f"{self.prefix}claim:{name}")
+        pipe.execute()
+
+    def _is_down(self) -> bool:
+        return time.monotonic() < self._down_until
+
+    def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run one Redis command; on failure warn once, then skip Redis for a while."""
+        import redis
+
+        if self._is_down():
+            return None
+        try:
+            return method(*args, **kwargs)
+        except (redis.RedisError, OSError) as error:
+            self._failed(error)
+            return None
+
+    def _failed(self, error: Exception) -> None:
+        with self._lock:
+            self._down_until = time.monotonic() + self.retry_after
+            first = not self._warned
+            self._warned = True
+        if first:
+            logger.warning(
+                "Redis cache %s unavailable (%s); continuing without caching",
+                self._where,
+                type(error).__name__,
+            )
+        else:
+            logger.debug("Redis cache %s still unavailable: %s", self._where, type(error).__name__)
+
+
+def _client_for(url: str, timeout: float) -> redis.Redis:
+    """A client that gives up quickly: short socket timeouts, no retries of its own."""
+    try:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+    except ImportError:
+        raise ImportError(
+            "a redis:// cache needs the redis package: pip install 'wadlclient[redis]'"
+        ) from None
+    try:
+        return redis.Redis.from_url(
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            retry=Retry(NoBackoff(), 0),
+            retry_on_timeout=False,
+        )
+    except ValueError:
+        raise ValueError(
+            f"not a Redis URL: {_where(url)!r} (expected redis://host:port/db)"
+        ) from None
