@@ -24,7 +24,9 @@ def far(cookbook_service_factory: Callable[..., RunningService]) -> RunningServi
 
 
 def _pages(service: RunningService) -> list[str]:
-    return [e.query for e in service.journal.entries() if e.path == "/1.0/recipes"]
+    """The pages asked for, by offset (requests in flight together arrive in any order)."""
+    queries = [e.query for e in service.journal.entries() if e.path == "/1.0/recipes"]
+    return sorted(queries, key=lambda query: int(query.split("ws.start=")[1].split("&")[0]))
 
 
 def _held(root: ServiceRoot) -> tuple[Collection[Entry], list[int]]:
