@@ -1,7 +1,12 @@
 """Run a program with lazr.restfulclient served by wadlclient, changing none of its code.
 
-    python -m wadlclient.lazr_compat script.py [args...]
-    python -m wadlclient.lazr_compat -m package.module [args...]
+    python -m wadlclient.lazr_compat [--record FILE | --replay FILE] script.py [args...]
+    python -m wadlclient.lazr_compat [--record FILE | --replay FILE] -m package.module [args...]
+
+``--record FILE`` writes every exchange to FILE, credentials scrubbed;
+``--replay FILE`` answers them from it and sends nothing (the testing
+kit's `wadlclient.testing.record`; the same as setting WADLCLIENT_RECORD
+or WADLCLIENT_REPLAY).
 """
 
 from __future__ import annotations
@@ -13,7 +18,11 @@ import sys
 
 from wadlclient import install_as_lazr_restfulclient
 
-_USAGE = "usage: python -m wadlclient.lazr_compat (script.py | -m module) [args...]"
+_USAGE = (
+    "usage: python -m wadlclient.lazr_compat [--record FILE | --replay FILE] "
+    "(script.py | -m module) [args...]"
+)
+_SESSION_OPTIONS = {"--record": "WADLCLIENT_RECORD", "--replay": "WADLCLIENT_REPLAY"}
 
 
 def main(argv: list[str]) -> int:
@@ -25,6 +34,12 @@ def main(argv: list[str]) -> int:
     if argv and argv[0] in ("-h", "--help"):
         print(f"{_USAGE}\n\n{__doc__.strip().splitlines()[0]}")
         return 0
+    while argv and argv[0] in _SESSION_OPTIONS:
+        if len(argv) < 2:
+            print(_USAGE, file=sys.stderr)
+            return 2
+        os.environ[_SESSION_OPTIONS[argv[0]]] = argv[1]
+        argv = argv[2:]
     if not argv or (argv[0] == "-m" and len(argv) < 2):
         print(_USAGE, file=sys.stderr)
         return 2

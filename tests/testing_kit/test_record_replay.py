@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,8 @@ import pytest
 from wadlclient import AccessToken, OAuthAuthorizer, TransportError
 from wadlclient.testing import FakeService
 from wadlclient.testing.record import ReplaySender, recorded_root, replayed_root, scrub
+
+SCRIPT = Path(__file__).with_name("lp_recorded_script.py")
 
 
 def record_people(wadl: bytes, path: Path, lookups: int) -> tuple[list[str], str, int]:
@@ -99,3 +103,85 @@ def test_a_session_with_the_real_cookbook_service_replays_without_it(
 
     assert len(recorded) == 5 and replayed == recorded
     assert len(cookbook_service.journal.entries()) == served  # nothing more reached the service
+
+
+def _run_script(*options: str, root: str, version: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "wadlclient.lazr_compat", *options, str(SCRIPT), root, version]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_a_launchpadlib_program_is_recorded_and_replayed_unchanged(
+    launchpad_wadl_bytes: bytes, tmp_path: Path
+) -> None:
+    path = tmp_path / "launchpadlib.json"
+    with FakeService(launchpad_wadl_bytes) as fake:
+        ada = fake.add("people", name="ada", display_name="Ada Lovelace")
+        fake.add("bugs", title="Crash on start", owner=ada)
+        root, version = fake.service_root, fake.version
+        recorded = _run_script("--record", str(path), root=root, version=version)
+        served = len(fake.journal)
+    assert recorded.returncode == 0, recorded.stderr
+    assert json.loads(recorded.stdout) == ["Ada Lovelace", "Crash on start", "ada"]
+    exchanges = json.loads(path.read_text())["exchanges"]
+    assert len(exchanges) == served  # every request the fake answered, nothing else
+
+    replayed = _run_script("--replay", str(path), root=root, version=version)
+
+    # The fake is closed: the answers can only have come from the file.
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout == recorded.stdout
+
+
+def test_a_replayed_launchpadlib_program_asking_something_new_fails_naming_it(
+    launchpad_wadl_bytes: bytes, tmp_path: Path
+) -> None:
+    path = tmp_path / "launchpadlib.json"
+    with FakeService(launchpad_wadl_bytes) as fake:
+        ada = fake.add("people", name="ada", display_name="Ada Lovelace")
+        fake.add("bugs", title="Crash on start", owner=ada)
+        root, version = fake.service_root, fake.version
+        assert _run_script("--record", str(path), root=root, version=version).returncode == 0
+    document = json.loads(path.read_text())
+    document["exchanges"] = [e for e in document["exchanges"] if "/bugs/1" not in e["url"]]
+    path.write_text(json.dumps(document))
+
+    replayed = _run_script("--replay", str(path), root=root, version=version)
+
+    assert replayed.returncode != 0
+    assert f"GET {root}{version}/bugs/1: not in the recording {path}" in replayed.stderr
+
+
+def test_recording_through_a_proxy_is_refused_before_anything_is_sent(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import httplib2
+
+    from wadlclient.lazr.restfulclient.resource import ServiceRoot as LazrServiceRoot
+
+    monkeypatch.setenv("WADLCLIENT_RECORD", str(tmp_path / "session.json"))
+    proxy = httplib2.ProxyInfo(httplib2.socks.PROXY_TYPE_HTTP, "127.0.0.1", 9)
+
+    with pytest.raises(ValueError, match="requests through a proxy_info go through httplib2"):
+        LazrServiceRoot(None, "http://127.0.0.1:9/", proxy_info=proxy, version="1.0")
+
+
+def test_recording_and_replaying_at_once_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from wadlclient.http.pool import ConnectionPool
+    from wadlclient.testing.record import sender_from_environment
+
+    monkeypatch.setenv("WADLCLIENT_RECORD", str(tmp_path / "a.json"))
+    monkeypatch.setenv("WADLCLIENT_REPLAY", str(tmp_path / "b.json"))
+
+    with pytest.raises(ValueError, match="are both set: choose one"):
+        sender_from_environment(ConnectionPool())
+
+
+def test_the_runner_wants_a_file_after_record() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "wadlclient.lazr_compat", "--record"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "usage: python -m wadlclient.lazr_compat [--record FILE | --replay FILE]" in done.stderr

@@ -16,6 +16,7 @@ that was not recorded raises `UnrecordedRequest` naming it.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import json
 import os
@@ -36,14 +37,22 @@ from wadlclient.objects import ServiceRoot
 
 __all__ = [
     "FORMAT",
+    "RECORD_VARIABLE",
+    "REPLAY_VARIABLE",
+    "Recording",
     "RecordingSender",
     "ReplaySender",
     "UnrecordedRequest",
     "recorded_root",
     "replayed_root",
+    "sender_from_environment",
 ]
 
 FORMAT = "wadlclient-recording/1"
+#: Record every exchange of launchpadlib (or lazr.restfulclient) on wadlclient into this file.
+RECORD_VARIABLE = "WADLCLIENT_RECORD"
+#: Answer every exchange of launchpadlib on wadlclient from this recording, sending nothing.
+REPLAY_VARIABLE = "WADLCLIENT_REPLAY"
 SCRUBBED = "<scrubbed>"
 _SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
 _SECRET_PARAMS = re.compile(
@@ -90,20 +99,15 @@ def _key(method: str, url: str, body: dict[str, str] | None) -> tuple[str, str, 
     return method, scrub(url), json.dumps(body, sort_keys=True)
 
 
-class RecordingSender:
-    """Sends through ``inner`` (a new connection pool by default) and keeps every exchange.
+class Recording:
+    """The exchanges recorded into one file, from one sender or several (a process's roots)."""
 
-    The file is written, whole and atomically, when the sender closes.
-    """
-
-    def __init__(self, path: str | Path, inner: Sender | None = None) -> None:
+    def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._inner = inner if inner is not None else ConnectionPool()
         self._exchanges: list[dict[str, Any]] = []
         self._lock = threading.Lock()
 
-    def send(self, request: Request, *, timeout: Timeout) -> Response:
-        response = self._inner.send(request, timeout=timeout)
+    def add(self, request: Request, response: Response) -> None:
         exchange = {
             "method": request.method,
             "url": scrub(request.url),
@@ -116,12 +120,11 @@ class RecordingSender:
         }
         with self._lock:
             self._exchanges.append(exchange)
-        return response
 
-    def close(self) -> None:
-        self._inner.close()
+    def write(self) -> None:
+        """Write every exchange so far, whole and atomically (a reader never sees half a file)."""
         with self._lock:
-            document = {"format": FORMAT, "exchanges": self._exchanges}
+            document = {"format": FORMAT, "exchanges": list(self._exchanges)}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".recording-")
         try:
@@ -131,6 +134,29 @@ class RecordingSender:
         except BaseException:
             os.unlink(temporary)
             raise
+
+
+class RecordingSender:
+    """Sends through ``inner`` (a new connection pool by default) and keeps every exchange.
+
+    The file is written, whole and atomically, when the sender closes.
+    """
+
+    def __init__(
+        self, path: str | Path, inner: Sender | None = None, *, recording: Recording | None = None
+    ) -> None:
+        self.recording = recording if recording is not None else Recording(path)
+        self.path = self.recording.path
+        self._inner = inner if inner is not None else ConnectionPool()
+
+    def send(self, request: Request, *, timeout: Timeout) -> Response:
+        response = self._inner.send(request, timeout=timeout)
+        self.recording.add(request, response)
+        return response
+
+    def close(self) -> None:
+        self._inner.close()
+        self.recording.write()
 
 
 class ReplaySender:
@@ -190,3 +216,44 @@ def recorded_root(path: str | Path, *args: Any, **kwargs: Any) -> ServiceRoot:
 def replayed_root(path: str | Path, *args: Any, **kwargs: Any) -> ServiceRoot:
     """``ServiceRoot(*args, **kwargs)`` answered from the recording at ``path``, offline."""
     return _root_with(ReplaySender(path), *args, **kwargs)
+
+
+_shared_lock = threading.Lock()
+_recordings: dict[Path, Recording] = {}
+_replays: dict[Path, ReplaySender] = {}
+
+
+def sender_from_environment(inner: Sender) -> Sender:
+    """``inner`` recorded (``WADLCLIENT_RECORD``), or a replay instead (``WADLCLIENT_REPLAY``).
+
+    For programs that create their roots themselves (launchpadlib's): the
+    compatibility layer passes its pool through this. Every root of the
+    process shares one recording, written when a root closes and at exit,
+    and one replay, so that answers are replayed in the order recorded.
+    """
+    record, replay = os.environ.get(RECORD_VARIABLE), os.environ.get(REPLAY_VARIABLE)
+    if record and replay:
+        raise ValueError(f"{RECORD_VARIABLE} and {REPLAY_VARIABLE} are both set: choose one")
+    if replay:
+        inner.close()
+        return _shared_replay(Path(replay).resolve())
+    if record:
+        return RecordingSender(record, inner, recording=_shared_recording(Path(record).resolve()))
+    return inner
+
+
+def _shared_recording(path: Path) -> Recording:
+    with _shared_lock:
+        recording = _recordings.get(path)
+        if recording is None:
+            recording = _recordings[path] = Recording(path)
+            atexit.register(recording.write)
+        return recording
+
+
+def _shared_replay(path: Path) -> ReplaySender:
+    with _shared_lock:
+        replay = _replays.get(path)
+        if replay is None:
+            replay = _replays[path] = ReplaySender(path)
+        return replay

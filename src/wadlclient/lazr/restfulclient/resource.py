@@ -14,7 +14,7 @@ import json
 import math
 import os
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 from urllib.parse import unquote, urljoin, urlsplit
 
 from wadlclient import objects as _objects
@@ -317,13 +317,15 @@ class ServiceRoot(_objects.ServiceRoot):
         verify: Verify = True,
         **limits: Any,
     ) -> Transport:
-        sender: Sender = ConnectionPool(max_body=max_body, trace=HTTPLIB2_TRACE, verify=verify)
+        sender: Sender
         if self._uses_http_factory():
             # The factory's object signs; the transport only needs the User-Agent details.
             authorizer = UserAgentOnly(authorizer)
-            sender = HttpFactorySender(
-                self._browser._connection, pool=self._pool_for_factory(verify)
-            )
+            pool = _recorded(self._pool_for_factory(verify))
+            sender = HttpFactorySender(self._browser._connection, pool=pool)
+        else:
+            pool = ConnectionPool(max_body=max_body, trace=HTTPLIB2_TRACE, verify=verify)
+            sender = cast(Sender, _recorded(pool))
         # lazr's back-off: 0, 1, 2, 4, ... seconds exactly (no cap, no jitter),
         # waited through ``_browser.sleep``.
         return LazrTransport(
@@ -360,6 +362,25 @@ class ServiceRoot(_objects.ServiceRoot):
     @property
     def _user_agent(self) -> str:
         return session_of(self).transport.user_agent
+
+
+def _recorded(pool: Sender | None) -> Sender | None:
+    """``pool``, recorded or replaced by a replay when the environment asks for it.
+
+    ``WADLCLIENT_RECORD`` / ``WADLCLIENT_REPLAY`` (`wadlclient.testing.record`)
+    reach programs that make their roots themselves, launchpadlib's.
+    """
+    if not (os.environ.get("WADLCLIENT_RECORD") or os.environ.get("WADLCLIENT_REPLAY")):
+        return pool
+    if pool is None:
+        raise ValueError(
+            "WADLCLIENT_RECORD and WADLCLIENT_REPLAY need wadlclient's own connections; "
+            "requests through a proxy_info go through httplib2"
+        )
+    # Imported here: the testing kit costs nothing unless asked for.
+    from wadlclient.testing.record import sender_from_environment
+
+    return sender_from_environment(pool)
 
 
 def _exact(backoff: float) -> float:
