@@ -64,3 +64,29 @@ def test_the_banner_comes_once_listening_and_the_access_log_shows_requests() -> 
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_connections_to_the_served_socket_send_without_nagles_delay() -> None:
+    """With Nagle's algorithm on, a keep-alive client waits out a delayed ACK per answer."""
+    import asyncio
+
+    from cookbook_service.__main__ import _listen
+
+    async def nodelay_of_an_accepted_connection() -> int:
+        accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            sock = writer.get_extra_info("socket")
+            accepted.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        listening = _listen("127.0.0.1", 0)
+        server = await asyncio.start_server(on_connect, sock=listening)
+        async with server:
+            port = listening.getsockname()[1]
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            nodelay = await asyncio.wait_for(accepted, 10)
+            writer.close()
+        return nodelay
+
+    assert asyncio.run(nodelay_of_an_accepted_connection()) != 0
