@@ -2,9 +2,10 @@
 
 ``fake_launchpad``: a `FakeService` of Launchpad, with launchpadlib's
 logins patched to reach it for the test. It is made from the WADL the
-``fake_launchpad_wadl`` fixture gives (a path or bytes): by default the
-file ``$WADLCLIENT_LAUNCHPAD_WADL`` names; a project overrides the
-fixture to use its own copy (``https://api.launchpad.net/devel/`` with
+``fake_launchpad_wadl`` fixture gives (a path or bytes): the file
+``$WADLCLIENT_LAUNCHPAD_WADL`` names when it is set, else the devel WADL
+shipped with the kit (`launchpad_wadl`); a project overrides the fixture
+to use its own copy (``https://api.launchpad.net/devel/`` with
 ``Accept: application/vnd.sun.wadl+xml`` serves it).
 
 Importing this module imports neither launchpadlib nor the fake: pytest
@@ -28,15 +29,13 @@ __all__ = ["fake_launchpad", "fake_launchpad_wadl"]
 
 @pytest.fixture(scope="session")
 def fake_launchpad_wadl() -> Path | bytes:
-    """The Launchpad WADL the fake is made from: ``$WADLCLIENT_LAUNCHPAD_WADL``."""
+    """The Launchpad WADL the fake is made from: ``$WADLCLIENT_LAUNCHPAD_WADL``, else the kit's."""
     named = os.environ.get("WADLCLIENT_LAUNCHPAD_WADL")
-    if not named:
-        pytest.fail(
-            "fake_launchpad needs Launchpad's WADL: set WADLCLIENT_LAUNCHPAD_WADL to its path, "
-            "or define a fixture fake_launchpad_wadl returning the path or bytes",
-            pytrace=False,
-        )
-    return Path(named)
+    if named:
+        return Path(named)
+    from wadlclient.testing.wadls import launchpad_wadl
+
+    return launchpad_wadl()
 
 
 @pytest.fixture
