@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -110,40 +110,50 @@ def _run_script(*options: str, root: str, version: str) -> subprocess.CompletedP
     return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
 
 
+class Recorded(NamedTuple):
+    """A launchpadlib script's run with ``--record``, against a fake that is closed since."""
+
+    run: subprocess.CompletedProcess[str]
+    root: str
+    version: str
+    served: int
+
+
+def _record_the_script(wadl: bytes, path: Path) -> Recorded:
+    with FakeService(wadl) as fake:
+        ada = fake.add("people", name="ada", display_name="Ada Lovelace")
+        fake.add("bugs", title="Crash on start", owner=ada)
+        run = _run_script("--record", str(path), root=fake.service_root, version=fake.version)
+        return Recorded(run, fake.service_root, fake.version, len(fake.journal))
+
+
 def test_a_launchpadlib_program_is_recorded_and_replayed_unchanged(
     launchpad_wadl_bytes: bytes, tmp_path: Path
 ) -> None:
     path = tmp_path / "launchpadlib.json"
-    with FakeService(launchpad_wadl_bytes) as fake:
-        ada = fake.add("people", name="ada", display_name="Ada Lovelace")
-        fake.add("bugs", title="Crash on start", owner=ada)
-        root, version = fake.service_root, fake.version
-        recorded = _run_script("--record", str(path), root=root, version=version)
-        served = len(fake.journal)
-    assert recorded.returncode == 0, recorded.stderr
-    assert json.loads(recorded.stdout) == ["Ada Lovelace", "Crash on start", "ada"]
+    recorded = _record_the_script(launchpad_wadl_bytes, path)
+    assert recorded.run.returncode == 0, recorded.run.stderr
+    assert json.loads(recorded.run.stdout) == ["Ada Lovelace", "Crash on start", "ada"]
     exchanges = json.loads(path.read_text())["exchanges"]
-    assert len(exchanges) == served  # every request the fake answered, nothing else
+    assert len(exchanges) == recorded.served  # every request the fake answered, nothing else
 
-    replayed = _run_script("--replay", str(path), root=root, version=version)
+    replayed = _run_script("--replay", str(path), root=recorded.root, version=recorded.version)
 
     # The fake is closed: the answers can only have come from the file.
     assert replayed.returncode == 0, replayed.stderr
-    assert replayed.stdout == recorded.stdout
+    assert replayed.stdout == recorded.run.stdout
 
 
 def test_a_replayed_launchpadlib_program_asking_something_new_fails_naming_it(
     launchpad_wadl_bytes: bytes, tmp_path: Path
 ) -> None:
     path = tmp_path / "launchpadlib.json"
-    with FakeService(launchpad_wadl_bytes) as fake:
-        ada = fake.add("people", name="ada", display_name="Ada Lovelace")
-        fake.add("bugs", title="Crash on start", owner=ada)
-        root, version = fake.service_root, fake.version
-        assert _run_script("--record", str(path), root=root, version=version).returncode == 0
+    recorded = _record_the_script(launchpad_wadl_bytes, path)
+    assert recorded.run.returncode == 0, recorded.run.stderr
     document = json.loads(path.read_text())
     document["exchanges"] = [e for e in document["exchanges"] if "/bugs/1" not in e["url"]]
     path.write_text(json.dumps(document))
+    root, version = recorded.root, recorded.version
 
     replayed = _run_script("--replay", str(path), root=root, version=version)
 
