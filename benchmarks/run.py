@@ -20,6 +20,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pyperf  # type: ignore[import-untyped]
 
@@ -43,7 +44,15 @@ from benchmarks.services import Server, cookbook_service, free_port, launchpad_s
 
 WORKER_TIMEOUT = 600
 #: Rows measured outside pyperf, each a section of RESULTS.md of its own.
-SECTIONS = ("latency", "lptasks", "flaky", "fakestart", "fleet")
+#: The sections measured outside pyperf, in the order RESULTS.md leads with them:
+#: key -> (the module with ``measure`` and ``markdown``, what is printed when it starts).
+SECTIONS: dict[str, tuple[ModuleType, str]] = {
+    "latency": (latency, "N+1 and cold start at 50 and 150 ms"),
+    "lptasks": (lptasks, "task.bug.owner.name over 500 bug tasks at 50 and 150 ms"),
+    "flaky": (flaky, "read workload through the fault proxy"),
+    "fakestart": (fakestart, "a fake of the Launchpad WADL starting (testing kit)"),
+    "fleet": (fleet, "16 workers on one Redis cache, walks, mixed load"),
+}
 
 
 class WorkloadError(Exception):
@@ -308,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         return rerender(args, plan)
     selected = tuple(c for c in (*CLIENTS, HTTPX) if c in args.clients.split(","))
     workloads = list(plan.workloads)
-    sections = () if args.smoke else SECTIONS
+    sections: tuple[str, ...] = () if args.smoke else tuple(SECTIONS)
     if args.only:
         keys = args.only.split(",")
         unknown = set(keys) - {w.key for w in workloads} - set(SECTIONS)
@@ -340,21 +349,10 @@ def main(argv: list[str] | None = None) -> int:
                 suite.extend(benches.values())
                 stats = {client: report.Stats.of(bench) for client, bench in benches.items()}
                 rows.append(report.Row(workload, stats, counts=counts))
-        if "latency" in sections:
-            print("latency: N+1 and cold start at 50 and 150 ms", flush=True)
-            extra_sections.append(latency.markdown(latency.measure(scratch)))
-        if "lptasks" in sections:
-            print("lptasks: task.bug.owner.name over 500 bug tasks at 50 and 150 ms", flush=True)
-            extra_sections.append(lptasks.markdown(lptasks.measure(scratch)))
-        if "flaky" in sections:
-            print("flaky: read workload through the fault proxy", flush=True)
-            extra_sections.append(flaky.markdown(flaky.measure(scratch)))
-        if "fakestart" in sections:
-            print("fakestart: a fake of the Launchpad WADL starting (testing kit)", flush=True)
-            extra_sections.append(fakestart.markdown(fakestart.measure(scratch)))
-        if "fleet" in sections:
-            print("fleet: 16 workers on one Redis cache, walks, mixed load", flush=True)
-            extra_sections.append(fleet.markdown(fleet.measure(scratch)))
+        for key in sections:
+            module, title = SECTIONS[key]
+            print(f"{key}: {title}", flush=True)
+            extra_sections.append(module.markdown(module.measure(scratch)))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
