@@ -24,8 +24,9 @@ import re
 import tempfile
 import threading
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from wadlclient.errors import TransportError
 from wadlclient.headers import Headers
@@ -218,6 +219,7 @@ def replayed_root(path: str | Path, *args: Any, **kwargs: Any) -> ServiceRoot:
     return _root_with(ReplaySender(path), *args, **kwargs)
 
 
+_T = TypeVar("_T")
 _shared_lock = threading.Lock()
 _recordings: dict[Path, Recording] = {}
 _replays: dict[Path, ReplaySender] = {}
@@ -243,17 +245,23 @@ def sender_from_environment(inner: Sender) -> Sender:
 
 
 def _shared_recording(path: Path) -> Recording:
-    with _shared_lock:
-        recording = _recordings.get(path)
-        if recording is None:
-            recording = _recordings[path] = Recording(path)
-            atexit.register(recording.write)
-        return recording
+    return _shared(_recordings, path, _recording_written_at_exit)
 
 
 def _shared_replay(path: Path) -> ReplaySender:
+    return _shared(_replays, path, ReplaySender)
+
+
+def _recording_written_at_exit(path: Path) -> Recording:
+    recording = Recording(path)
+    atexit.register(recording.write)
+    return recording
+
+
+def _shared(table: dict[Path, _T], path: Path, make: Callable[[Path], _T]) -> _T:
+    """The one ``table`` holds for ``path``, made on first use (by any thread, once)."""
     with _shared_lock:
-        replay = _replays.get(path)
-        if replay is None:
-            replay = _replays[path] = ReplaySender(path)
-        return replay
+        found = table.get(path)
+        if found is None:
+            found = table[path] = make(path)
+        return found
