@@ -11,13 +11,13 @@ per client logs in anonymously (untimed, on an empty cache) and times::
 - ``launchpadlib``: stock launchpadlib (lazr.restfulclient, httplib2);
 - ``on wadlclient``: the same code with wadlclient installed as
   lazr.restfulclient (as ``python -m wadlclient.lazr_compat`` does);
-- ``look_ahead=25``: the same, with ``WADLCLIENT_LOOK_AHEAD=25``;
+- ``look_ahead=25``, ``look_ahead=100``: the same, with ``WADLCLIENT_LOOK_AHEAD``;
 - ``prefetch``: ``tasks = lp.bugs.searchTasks()[:500]`` then
   ``tasks.prefetch("bug", "bug.owner")`` before the loop (8 requests at a
   time, the default), and with ``workers=32``.
 
 Requests are counted by the server. Any client needs at least the pages,
-one GET per distinct bug and one per distinct owner: 7 + 500 + 120.
+one GET per distinct bug and one per distinct owner: 500 + 120 + pages.
 `benchmarks.run` calls `measure` for the ``lptasks`` key.
 """
 
@@ -56,11 +56,12 @@ CLIENTS = (
     "launchpadlib",
     "on wadlclient",
     "on wadlclient, look_ahead=25",
+    "on wadlclient, look_ahead=100",
     "on wadlclient, prefetch",
     "on wadlclient, prefetch workers=32",
 )
-#: The fewest requests any client can send: pages, distinct bugs, distinct owners.
-LOWER_BOUND = -(-TASKS // PAGE) + TASKS + OWNERS
+#: The fewest requests any client can send: distinct bugs and owners, plus its pages.
+LINKED = TASKS + OWNERS
 
 
 @dataclass(frozen=True)
@@ -217,8 +218,8 @@ def child(client: str, base_url: str, samples: int) -> list[dict[str, float]]:
 
         import wadlclient
 
-        if "look_ahead" in client:
-            os.environ["WADLCLIENT_LOOK_AHEAD"] = "25"
+        if "look_ahead=" in client:
+            os.environ["WADLCLIENT_LOOK_AHEAD"] = client.rpartition("look_ahead=")[2]
         wadlclient.install_as_lazr_restfulclient()
     from launchpadlib.launchpad import Launchpad
 
@@ -265,9 +266,11 @@ def markdown(results: dict[tuple[int, str], list[Sample]]) -> str:
         f"of {SAMPLES} samples ({SEQUENTIAL_SAMPLES} without prefetch or look-ahead, whose "
         "time is the latency times its requests), each after a new anonymous login on an "
         "empty cache; "
-        f"requests counted by the server. No client can send fewer than {LOWER_BOUND} "
-        "(pages, one GET per bug, one per owner): the issue's goal of 130 requests is below "
-        "that bound.",
+        "requests counted by the server. No client can send fewer than "
+        f"{LINKED} requests plus its pages (one GET per bug, one per owner; the dialect has "
+        f"no batch read): {LINKED + -(-TASKS // PAGE)} in pages of {PAGE}, "
+        f"{LINKED + -(-TASKS // 150)} in wadlclient's pages of 150. The issue's goal of 130 "
+        "requests is below that bound.",
         "",
         "| latency | client | wall (median) | ratio to launchpadlib | requests |",
         "|---|---|---|---|---|",

@@ -14,7 +14,8 @@ from tests.lazr.lpservice import LoopbackServer
 
 from cookbook_service.testing import RunningService
 from wadlclient import SUN_WADL_MEDIA_TYPE, EntryList, ServiceRoot, prefetch
-from wadlclient.objects.links import LOOK_AHEAD_VARIABLE
+from wadlclient.objects.links import LOOK_AHEAD_VARIABLE, WalkMemory
+from wadlclient.objects.resource import attached_link, url_of
 
 LATENCY_MS = 300
 
@@ -116,8 +117,39 @@ def test_the_look_ahead_fetches_the_same_link_of_the_next_entries_together(
     assert first_read == expected
     assert far.journal.most_concurrent() == expected
     assert len(names) == 40
-    # Bounded: runs of 10, each of at most 6 distinct dishes.
-    assert len(_dish_requests(far)) <= 4 * 6
+    # Runs of 10; a dish met in an earlier run is not asked for again.
+    assert len(_dish_requests(far)) == 6
+
+
+def test_a_walk_in_the_look_ahead_fetches_each_linked_url_once(far: RunningService) -> None:
+    with ServiceRoot(None, far.base_url, look_ahead=5) as root:
+        far.journal.clear()
+
+        dishes = [recipe.dish for recipe in root.recipes]
+        size = len(root.recipes)
+
+    sent = _dish_requests(far)
+    assert len(dishes) == size
+    assert len(sent) == len(set(sent)) == 6
+    by_url = {url_of(dish): dish for dish in dishes}
+    assert all(dish is by_url[url_of(dish)] for dish in dishes)
+
+
+def test_the_walk_memory_is_bounded(far: RunningService) -> None:
+    with ServiceRoot(None, far.base_url) as root:
+        recipes = root.recipes[:40].prefetch("dish")
+        memory = WalkMemory(size=2)
+        distinct = {url_of(r.dish): r.dish for r in recipes}
+        for dish in distinct.values():
+            memory.keep(dish)
+        fresh = root.recipes[:40]
+
+        memory.attach_known(fresh, "dish")
+
+    assert len(memory) == 2
+    kept = [url_of(d) for d in distinct.values()][-2:]
+    attached = {url_of(t) for r in fresh if (t := attached_link(r, "dish")) is not None}
+    assert attached == set(kept)
 
 
 def test_the_look_ahead_works_in_a_walk(far: RunningService) -> None:

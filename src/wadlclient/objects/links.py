@@ -18,13 +18,18 @@ and raises that entry's own error, naming its URL.
 by default; ``ServiceRoot(look_ahead=N)`` or ``WADLCLIENT_LOOK_AHEAD=N``):
 entries handed out together (a page of a walk, a slice) share one, and
 when a link of one of them is read, the same link of it and of the next
-``N - 1`` is fetched together.
+``N - 1`` is fetched together, all at once (at most ``LOOK_AHEAD_WORKERS``
+in flight). As one `prefetch` call sends each URL once, one walk or slice
+fetches each linked URL once (`WalkMemory`): an entry many others link to
+(a bug's owner) is fetched the first time it is met, not once per run.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar, cast
@@ -42,9 +47,12 @@ from wadlclient.schema import Field
 
 __all__ = [
     "LOOK_AHEAD_VARIABLE",
+    "LOOK_AHEAD_WORKERS",
     "MAX_WORKERS",
+    "WALK_MEMORY",
     "EntryList",
     "LookAhead",
+    "WalkMemory",
     "group",
     "grouped",
     "look_ahead_from_env",
@@ -53,6 +61,10 @@ __all__ = [
 
 #: Requests one prefetch keeps in flight at most.
 MAX_WORKERS = 8
+#: Requests the automatic mode keeps in flight at most, however far it looks ahead.
+LOOK_AHEAD_WORKERS = 32
+#: Link targets one walk remembers in the automatic mode, at most (`WalkMemory`).
+WALK_MEMORY = 1024
 #: The environment variable that turns the automatic mode on (its value: the look-ahead).
 LOOK_AHEAD_VARIABLE = "WADLCLIENT_LOOK_AHEAD"
 
@@ -142,18 +154,60 @@ def _fetched(target: Resource) -> bool:
     return True
 
 
+class WalkMemory:
+    """The link targets one walk (or slice) has fetched in the automatic mode, by URL.
+
+    It makes a walk send each linked URL once, as one `prefetch` call does:
+    the owner shared by a hundred bugs is fetched with the first run of
+    bugs that links to it, then attached to the others as they are met.
+    Bounded: beyond ``size`` targets the least recently met is forgotten
+    (and fetched again, revalidated, if met again). Runs of a walk may be
+    read from several threads, hence the lock.
+    """
+
+    __slots__ = ("_lock", "_size", "_targets")
+
+    def __init__(self, size: int = WALK_MEMORY) -> None:
+        self._size = size
+        self._targets: OrderedDict[str, Resource] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def attach_known(self, entries: Iterable[Resource], name: str) -> None:
+        """Attach to each of ``entries`` the target of its link ``name``, if fetched before."""
+        unread = [(entry, found) for entry in entries if (found := unread_link(entry, name))]
+        with self._lock:
+            for entry, (url, descriptor) in unread:
+                target = self._targets.get(url)
+                if target is not None:
+                    self._targets.move_to_end(url)
+                    attach(entry, descriptor.key, target)
+
+    def keep(self, target: Resource) -> None:
+        """Remember ``target``, fetched, for the rest of the walk."""
+        with self._lock:
+            self._targets[url_of(target)] = target
+            self._targets.move_to_end(url_of(target))
+            while len(self._targets) > self._size:
+                self._targets.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._targets)
+
+
 class LookAhead:
     """Entries handed out together, for the automatic mode: a link read is read for the next too.
 
     When a link of entry ``i`` is read and not held, the same link of
-    entries ``i`` to ``i + size - 1`` is fetched together (`prefetch`).
+    entries ``i`` to ``i + size - 1`` is fetched together (`prefetch`),
+    but for the targets the walk's `WalkMemory` holds already.
     A walk groups its entries in runs of ``size``; a slice is one group.
     """
 
-    __slots__ = ("_entries", "_index", "size")
+    __slots__ = ("_entries", "_index", "_memory", "size")
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, memory: WalkMemory | None = None) -> None:
         self.size = size
+        self._memory = memory if memory is not None else WalkMemory()
         self._entries: list[Resource] = []
         self._index: dict[int, int] = {}
 
@@ -168,29 +222,34 @@ class LookAhead:
     def read(self, entry: Resource, name: str) -> None:
         """``entry``'s link ``name`` is being read: fetch it for it and the entries after it.
 
-        The entries so fetched form a group of their own, so that reading
-        a link of theirs in turn (``task.bug.owner``) looks ahead too.
+        The entries so fetched form a group of their own, sharing the walk's
+        memory, so that reading a link of theirs in turn (``task.bug.owner``)
+        looks ahead too.
         """
         at = self._index.get(id(entry))
         if at is None:
             return
         window = self._entries[at : at + self.size]
-        prefetch(window, name)
-        ahead = LookAhead(self.size)
+        self._memory.attach_known(window, name)
+        prefetch(window, name, workers=min(self.size, LOOK_AHEAD_WORKERS))
+        ahead = LookAhead(self.size, self._memory)
         for linker in window:
             target = attached_link(linker, name)
-            if target is not None and target._group is None:
+            if target is None:
+                continue
+            self._memory.keep(target)
+            if target._group is None:
                 ahead.add(target)
 
     def __len__(self) -> int:
         return len(self._entries)
 
 
-def group(entries: Iterable[_E], size: int) -> EntryList[_E]:
+def group(entries: Iterable[_E], size: int, memory: WalkMemory | None = None) -> EntryList[_E]:
     """``entries`` as an `EntryList`, sharing one `LookAhead` of ``size`` when it is over 1."""
     if size <= 1:
         return EntryList(entries)
-    ahead = LookAhead(size)
+    ahead = LookAhead(size, memory)
     return EntryList(ahead.add(entry) for entry in entries)
 
 
@@ -213,5 +272,6 @@ def grouped(entries: Iterable[_E], size: int) -> Iterator[_E]:
         yield from entries
         return
     source = iter(entries)
+    memory = WalkMemory()
     while run := list(itertools.islice(source, size)):
-        yield from group(run, size)
+        yield from group(run, size, memory)
