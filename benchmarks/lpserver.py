@@ -20,8 +20,10 @@ import re
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+
+from wadlclient.testing.server import LoopbackHTTPServer
 
 ORIGINAL_BASE = "https://api.launchpad.test/1.0/"
 MAX_AGE = 365 * 24 * 3600
@@ -135,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     base_url = f"http://127.0.0.1:{args.port}/1.0/"
     wadl = rewrite_wadl(args.wadl.read_bytes(), base_url)
     handler = make_handler(wadl, root_json(wadl, base_url), people_page(base_url))
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
+    server = LoopbackHTTPServer(("127.0.0.1", args.port), handler)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

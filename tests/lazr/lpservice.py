@@ -14,10 +14,12 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
 from benchmarks.lpserver import rewrite_wadl, root_json
+
+from wadlclient.testing.server import LoopbackHTTPServer
 
 PEOPLE = {
     "ada": ("Ada Lovelace", "ada@example.com"),
@@ -231,7 +233,7 @@ class LoopbackServer:
         answers more (its ``answer`` and ``write``).
         """
         self.state = state or LaunchpadLike()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(self.state))
+        self._server = LoopbackHTTPServer(("127.0.0.1", 0), make_handler(self.state))
         self.port = self._server.server_address[1]
         self.service_root = public_url or f"http://127.0.0.1:{self.port}/"
         self.state.base_url = f"{self.service_root}1.0/"

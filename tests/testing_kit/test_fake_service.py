@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import socket
 import time
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
 from wadlclient import BadRequest, PreconditionFailed, ServerError, ServiceRoot
 from wadlclient.testing import FakeService
+from wadlclient.testing.server import LoopbackHTTPServer
 
 from .wire import get_json, send
 
@@ -345,3 +348,24 @@ def test_clients_in_many_threads_are_answered_together(
     assert sorted(s.path for s in fake_lp.journal.requests("GET") if s.path.startswith("~")) == (
         sorted(f"~p{n}" for n in range(40))
     )
+
+
+def test_the_fake_takes_a_burst_of_connections_at_once_as_a_prefetch_opens() -> None:
+    """Before it accepts any, every connection of a burst of 64 is queued, none dropped.
+
+    A dropped connection is retried by the client's kernel only a second
+    later: a prefetch of 32 against the standard library's queue of 5
+    stalled. The server is made but not started, so nothing is accepted
+    while the burst arrives.
+    """
+    server = LoopbackHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(64):
+            sockets.append(socket.create_connection(server.server_address[:2], timeout=0.5))
+    finally:
+        for held in sockets:
+            held.close()
+        server.server_close()
+
+    assert len(sockets) == 64

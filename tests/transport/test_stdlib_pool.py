@@ -19,6 +19,7 @@ from wadlclient.errors import ConnectionDropped, TransportError
 from wadlclient.headers import Headers
 from wadlclient.http import DEFAULT_TIMEOUT, Request
 from wadlclient.http.pool import ConnectionPool
+from wadlclient.objects.links import LOOK_AHEAD_WORKERS
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
 
@@ -259,6 +260,30 @@ def test_idle_connections_are_bounded_per_origin(scripted):
 
     assert len(first) == 4
     assert len(first & second) == 2
+
+
+def test_a_batch_of_look_ahead_requests_finds_its_connections_kept_for_the_next(scripted):
+    """Far from the server every new connection costs round trips (TCP, TLS) before the request."""
+    pool = ConnectionPool()
+    barrier = threading.Barrier(LOOK_AHEAD_WORKERS)
+
+    def slow_get(_: int) -> None:
+        barrier.wait(5)
+        request = Request("GET", scripted.url + "/slow?seconds=0.2", Headers())
+        pool.send(request, timeout=DEFAULT_TIMEOUT)
+
+    try:
+        with ThreadPoolExecutor(max_workers=LOOK_AHEAD_WORKERS) as workers:
+            list(workers.map(slow_get, range(LOOK_AHEAD_WORKERS)))
+            first = {seen.client_port for seen in scripted.requests()}
+            scripted.clear()
+            list(workers.map(slow_get, range(LOOK_AHEAD_WORKERS)))
+        second = {seen.client_port for seen in scripted.requests()}
+    finally:
+        pool.close()
+
+    assert len(first) == LOOK_AHEAD_WORKERS
+    assert second == first
 
 
 def test_a_closed_pool_refuses_requests(scripted):

@@ -61,7 +61,9 @@ from wadlclient.http.wire import BodyTooLarge, content_codings, decode_body, fra
 __all__ = ["MAX_IDLE_PER_ORIGIN", "ConnectionPool"]
 
 #: Idle keep-alive connections kept per origin; more are closed when handed back.
-MAX_IDLE_PER_ORIGIN = 10
+#: As many as the automatic look-ahead keeps in flight, so that its next batch
+#: opens no connection (far away, each costs round trips before its request).
+MAX_IDLE_PER_ORIGIN = 32
 #: Methods a stale keep-alive connection may be resent for (urllib3's rule).
 _IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
 #: A request body shorter than this goes out in one write with the head.

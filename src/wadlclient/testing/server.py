@@ -16,11 +16,23 @@ from wadlclient.testing.description import Refused
 from wadlclient.testing.journal import FakeJournal, Served
 from wadlclient.testing.resources import Answer, Call, Resources
 
-__all__ = ["FakeServer"]
+__all__ = ["FakeServer", "LoopbackHTTPServer"]
 
 #: The largest request body the fake reads; a bigger one is refused (413).
 MAX_BODY = 16 * 1024 * 1024
 FORM = "application/x-www-form-urlencoded"
+
+
+class LoopbackHTTPServer(ThreadingHTTPServer):
+    """The standard library's threading server, with a listen queue that takes a burst.
+
+    Its queue of 5 drops the connections beyond the fifth of a burst (a
+    prefetch or the look-ahead opens up to 32 at once); each dropped one
+    is tried again by the client's kernel only a second later.
+    """
+
+    request_queue_size = 128
+    daemon_threads = True
 
 
 class FakeServer:
@@ -31,8 +43,7 @@ class FakeServer:
         self.wadl = wadl
         self.journal = journal
         self.resources: Resources | None = None
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
+        self._server = LoopbackHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self.port = int(self._server.server_address[1])
         self._thread: threading.Thread | None = None
 
