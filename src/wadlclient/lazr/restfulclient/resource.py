@@ -29,7 +29,7 @@ from wadlclient.lazr.restfulclient._browser import (
     backoff_sleep,
     restful_http_class,
 )
-from wadlclient.lazr.restfulclient._environment import adapt_login
+from wadlclient.lazr.restfulclient._environment import adapt_login, without_renewal
 from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
 from wadlclient.lazr.restfulclient._values import LAZR_CONVERTERS
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
@@ -251,6 +251,7 @@ class ServiceRoot(_objects.ServiceRoot):
         self._root_uri = RootURI(self.root_url_for(str(service_root), version))
         self._base_client_name = base_client_name
         engine_cache, factory_cache = _caches(cache)
+        without_renewal(self, authorizer)
         self._browser = Browser(self, authorizer, factory_cache, timeout, proxy_info)
         self._proxy_info = proxy_info
         super().__init__(
