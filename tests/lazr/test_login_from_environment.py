@@ -27,12 +27,16 @@ CREDENTIALS = (
 
 
 def run_in_container(
-    server: LoopbackServer, credentials: str | None, timeout: float = 60
+    server: LoopbackServer,
+    credentials: str | None,
+    timeout: float = 60,
+    cache: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
+    """The scenario in a container-like child; ``cache``: its $WADLCLIENT_CACHE."""
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in ("HOME", "LP_CREDENTIALS_FILE", "WADLCLIENT_CREDENTIALS")
+        if key not in ("HOME", "LP_CREDENTIALS_FILE", "WADLCLIENT_CREDENTIALS", "WADLCLIENT_CACHE")
     }
     env |= {
         "PYTHONPATH": os.pathsep.join(sys.path),
@@ -41,6 +45,8 @@ def run_in_container(
     }
     if credentials is not None:
         env["WADLCLIENT_CREDENTIALS"] = credentials
+    if cache is not None:
+        env["WADLCLIENT_CACHE"] = cache
     command = [sys.executable, "-m", "wadlclient.lazr_compat", str(SCENARIOS),
                "login_from_environment", server.service_root, "-"]  # fmt: skip
     return subprocess.run(

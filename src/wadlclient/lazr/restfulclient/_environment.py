@@ -17,7 +17,9 @@ methods change:
   variable chose these credentials; the service judges them.
 - ``_get_paths``: when the launchpadlib directory cannot be made (no
   ``$HOME``, or a read-only one), a private temporary directory serves,
-  so the cache lives as long as the process.
+  so the cache lives as long as the process. (So it does when only
+  ``$WADLCLIENT_CACHE`` is set: the cache is then elsewhere anyway; see
+  ``resource._caches``.)
 
 And a root logged in with those credentials never re-authorizes: when
 the service calls the token expired or invalid, launchpadlib would run
@@ -41,6 +43,7 @@ from wadlclient.auth.environment import (
     credentials_from_environment,
     credentials_refused,
 )
+from wadlclient.cache import cache_from_environment
 
 __all__ = ["EnvironmentCredentialStore", "NoRenewal", "adapt_login", "without_renewal"]
 
@@ -153,7 +156,7 @@ def _home_optional(original: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return original(cls, service_root, launchpadlib_dir)
         except (OSError, ValueError) as error:
-            if credentials_from_environment() is None:
+            if credentials_from_environment() is None and cache_from_environment() is None:
                 raise
             import tempfile
 
