@@ -171,10 +171,10 @@ def _driver_info(version: str) -> dict[str, Any]:
     """The library's name and version for CLIENT SETINFO, given rather than looked up.
 
     redis-py 7 and later look its version up in the installed packages'
-    metadata (``importlib.metadata``) for every new connection: about 3 ms
-    of a worker's start (benchmarks/PROFILES.md). Its ``__version__`` says
-    the same. Before 7 there is no ``driver_info``; the version was read
-    once, when redis was imported.
+    metadata (``importlib.metadata``) for every new connection: about 1.5 ms
+    of a worker's start (benchmarks/PROFILES.md, issue 23). Its
+    ``__version__`` says the same. Before 7 there is no ``driver_info``; the
+    version was read once, when redis was imported.
     """
     try:
         from redis.driver_info import DriverInfo
