@@ -132,6 +132,22 @@ def test_a_token_the_service_calls_expired_fails_at_once_naming_the_variable_and
     assert sent == [("GET", "ci-token", 401)]  # the WADL, refused; nothing after it
 
 
+def test_a_token_that_expires_after_login_fails_the_next_call_the_same_way(
+    launchpad_like: LoopbackServer,
+) -> None:
+    launchpad_like.state.expires_after["ci-token"] = 2  # the root's WADL and JSON, then no more
+
+    done = run_in_container(launchpad_like, CREDENTIALS, timeout=30)
+
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines()[-1].startswith(
+        "wadlclient.errors.CredentialsRefused: the service refused the OAuth credentials in "
+        "$WADLCLIENT_CREDENTIALS: "
+    )
+    sent = [(exchange.path, exchange.status) for exchange in launchpad_like.state.journal]
+    assert sent == [("/1.0/", 200), ("/1.0/", 200), ("/1.0/people?ws.size=150", 401)]
+
+
 def test_without_the_variable_the_same_container_cannot_log_in(
     launchpad_like: LoopbackServer,
 ) -> None:
