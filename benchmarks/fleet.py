@@ -49,14 +49,25 @@ _SUN_WADL = "application/vnd.sun.wadl+xml"
 # -- children -------------------------------------------------------------------------
 
 
-#: A worker: a fresh interpreter that opens the Launchpad root and exits.
+#: A worker: a fresh interpreter that opens the Launchpad root and exits. It prints
+#: when it was done, then the seconds of its phases: ``import wadlclient``, the
+#: redis client's import (which a Redis cache makes anyway; 0 on disk), the root
+#: opened and closed.
 WORKER = (
     "import sys, time\n"
+    "began = time.perf_counter()\n"
     "from wadlclient import ServiceRoot\n"
+    "imported = time.perf_counter()\n"
+    "if sys.argv[2].startswith('redis'):\n"
+    "    import redis, redis.backoff, redis.retry\n"
+    "ready = time.perf_counter()\n"
     "ServiceRoot(None, sys.argv[1], cache=sys.argv[2],"
     " wadl_media_type='application/vnd.sun.wadl+xml').close()\n"
-    "print(time.time())\n"
+    "done = time.perf_counter()\n"
+    "print(time.time(), imported - began, ready - imported, done - ready)\n"
 )
+#: The phases a worker reports, as the section names them.
+PHASES = ("import wadlclient", "import redis", "root opened and closed")
 
 
 def _walk(base_url: str, cache: str) -> dict[str, float]:
@@ -151,11 +162,19 @@ def together(children: list[list[str]]) -> list[tuple[str, float]]:
     return [_wait(process, began) for process in processes]
 
 
-def workers(count: int, base_url: str, cache: str) -> list[float]:
-    """The wall times of ``count`` worker processes started at once, spawn to root closed."""
+def workers(
+    count: int, base_url: str, cache: str, phases: list[list[float]] | None = None
+) -> list[float]:
+    """The wall times of ``count`` worker processes started at once, spawn to root closed.
+
+    ``phases``: where each worker's phase seconds (`PHASES`) are appended.
+    """
     spawned = time.time()
     done = together([["-c", WORKER, base_url, cache]] * count)
-    return [float(line) - spawned for line, _ in done]
+    fields = [[float(field) for field in line.split()] for line, _ in done]
+    if phases is not None:
+        phases.extend(found[1:] for found in fields)
+    return [found[0] - spawned for found in fields]
 
 
 def _flush(url: str) -> None:
@@ -174,12 +193,14 @@ def _fleet_start(scratch: Path, redis_url: str, samples: int) -> dict[str, Any]:
         fleet_wall = time.perf_counter() - began
         downloads = log.read_text().count("sent the WADL") - sent_before
         warm_redis, warm_disk, bare = [], [], []
+        redis_phases: list[list[float]] = []
+        disk_phases: list[list[float]] = []
         with tempfile.TemporaryDirectory(dir=scratch) as disk:
             workers(1, server.base_url, disk)
             disk_fleet = workers(FLEET, server.base_url, disk)
             for _ in range(samples):
-                warm_redis += workers(1, server.base_url, redis_url)
-                warm_disk += workers(1, server.base_url, disk)
+                warm_redis += workers(1, server.base_url, redis_url, redis_phases)
+                warm_disk += workers(1, server.base_url, disk, disk_phases)
                 spawned = time.time()
                 line, _ = together([["-c", "import time; print(time.time())"]])[0]
                 bare.append(float(line) - spawned)
@@ -191,6 +212,8 @@ def _fleet_start(scratch: Path, redis_url: str, samples: int) -> dict[str, Any]:
         "fleet_wall": fleet_wall,
         "warm_redis": warm_redis,
         "warm_disk": warm_disk,
+        "redis_phases": redis_phases,
+        "disk_phases": disk_phases,
     }
 
 
@@ -226,6 +249,12 @@ def measure(scratch: Path, smoke: bool = False) -> dict[str, Any]:
             "operations": operations}  # fmt: skip
 
 
+def _phases(samples: list[list[float]]) -> str:
+    """Each phase's median over the samples, in ms."""
+    columns = zip(*samples, strict=True)
+    return " / ".join(f"{statistics.median(column) * 1000:.1f}" for column in columns)
+
+
 def markdown(results: dict[str, Any]) -> str:
     """The rows as a markdown section."""
     start, walks, mixed = results["start"], results["walks"], results["mix"]
@@ -251,6 +280,8 @@ def markdown(results: dict[str, Any]) -> str:
         f"| a worker after the fleet, warm Redis | {redis_start:.3f} s |",
         f"| a worker on a warm disk cache | {disk_start:.3f} s |",
         f"| warm Redis start / warm disk start | {redis_start / disk_start:.2f} (goal <= 1.5) |",
+        f"| where a warm worker's time goes, medians in ms: {', '.join(PHASES)} | "
+        f"Redis {_phases(start['redis_phases'])}; disk {_phases(start['disk_phases'])} |",
     ]
     for row, title in (("walk", f"walk of {WALK_RECIPES} recipes"),
                        ("refreshes", f"{REFRESHES} refreshes (304)")):  # fmt: skip

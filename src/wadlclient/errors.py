@@ -22,6 +22,7 @@ __all__ = [
     "ConnectionDropped",
     "CredentialsError",
     "CredentialsFileError",
+    "CredentialsRefused",
     "Gone",
     "HTTPError",
     "MethodNotAllowed",
@@ -107,6 +108,16 @@ class CredentialsError(RestfulError):
 
 class CredentialsFileError(CredentialsError):
     """A credentials file is missing, unreadable or malformed."""
+
+
+class CredentialsRefused(CredentialsError):
+    """The service refused credentials that came from the environment (a 401 at login).
+
+    Nobody can be asked for new ones there (a CI job, a container), so
+    this is raised at once instead of a prompt; the message names where
+    the credentials came from and what to do, never a secret. The
+    refusing 401 error, when there was one, is ``__context__``.
+    """
 
 
 class CacheError(RestfulError):

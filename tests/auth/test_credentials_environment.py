@@ -8,8 +8,17 @@ import pytest
 
 from cookbook_service.seed import PRIVATE_RECIPE_ID
 from cookbook_service.testing import RunningService
-from wadlclient import CredentialsFileError, OAuthAuthorizer, ServiceRoot
-from wadlclient.auth.environment import credentials_from_environment
+from wadlclient import (
+    AccessToken,
+    CredentialsFileError,
+    CredentialsRefused,
+    OAuthAuthorizer,
+    ServiceRoot,
+)
+from wadlclient.auth.environment import credentials_from_environment, credentials_refused
+from wadlclient.errors import Unauthorized
+from wadlclient.headers import Headers
+from wadlclient.http import Response
 
 CONTENT = (
     "[1]\nconsumer_key = kitchen\nconsumer_secret = \n"
@@ -96,3 +105,40 @@ def test_no_authorizer_when_the_variable_is_unset(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("WADLCLIENT_CREDENTIALS", raising=False)
 
     assert OAuthAuthorizer.from_environment() is None
+
+
+@pytest.mark.timeout(30)
+def test_a_token_the_service_refuses_is_one_error_naming_the_variable_and_what_to_do(
+    cookbook_service_factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service: RunningService = cookbook_service_factory(auth="oauth")
+    service.add_consumer("pantry", "")  # no token was ever issued to it (or all were revoked)
+    service.reset()
+    monkeypatch.setenv("WADLCLIENT_CREDENTIALS", CONTENT.replace("kitchen", "pantry"))
+    monkeypatch.delenv("HOME", raising=False)  # as in a container: no home, nobody to ask
+
+    with pytest.raises(CredentialsRefused) as caught:
+        ServiceRoot(OAuthAuthorizer.from_environment(), service.base_url)
+
+    assert str(caught.value) == (
+        f"the service refused the OAuth credentials in $WADLCLIENT_CREDENTIALS "
+        f"({service.url()} answered 401: Unauthorized: unknown token for consumer 'pantry'): "
+        "the token has expired, was revoked or was never issued there; make new credentials "
+        "and put them in $WADLCLIENT_CREDENTIALS (see 'Credentials in CI' in wadlclient's docs)"
+    )
+    assert {entry.status for entry in service.journal.entries()} == {401}
+    assert len(service.journal.entries()) <= 2  # the WADL and the root's JSON, each once
+
+
+def test_a_server_echoing_a_secret_in_its_refusal_is_not_quoted() -> None:
+    # No server at hand echoes a PLAINTEXT signature; the 401 is built here.
+    authorizer = OAuthAuthorizer("kitchen", "", AccessToken("tok", "toksecret"))
+    answer = Response(401, "Unauthorized", Headers({"content-type": "text/plain"}),
+                      b"bad signature &toksecret", url="http://127.0.0.1:9/1.0/")  # fmt: skip
+
+    refusal = Unauthorized(answer, answer.content)
+
+    error = credentials_refused("$WADLCLIENT_CREDENTIALS", authorizer, refusal)
+
+    assert "toksecret" not in str(error)
+    assert "(http://127.0.0.1:9/1.0/ answered 401)" in str(error)

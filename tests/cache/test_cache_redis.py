@@ -70,6 +70,29 @@ def test_an_entry_over_the_size_bound_is_not_stored(empty_redis: str) -> None:
     assert store.load("big") is None
 
 
+def test_connecting_reads_no_package_metadata(
+    empty_redis: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # redis-py 7+ looks its own version up in the installed packages for every
+    # new connection (about 1.5 ms of a worker's start) unless it is given one.
+    import importlib.metadata
+
+    looked_up: list[str] = []
+    version = importlib.metadata.version
+
+    def watched(name: str) -> str:
+        looked_up.append(name)
+        return version(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", watched)
+    store = RedisStore(empty_redis)
+    store.save("probe", b"1")
+
+    assert store.load("probe") == b"1"
+    assert looked_up == []
+    store.close()
+
+
 def test_a_redis_url_password_is_never_shown() -> None:
     store = RedisStore("redis://:hunter2@127.0.0.1:1/0")
 

@@ -27,12 +27,16 @@ CREDENTIALS = (
 
 
 def run_in_container(
-    server: LoopbackServer, credentials: str | None
+    server: LoopbackServer,
+    credentials: str | None,
+    timeout: float = 60,
+    cache: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
+    """The scenario in a container-like child; ``cache``: its $WADLCLIENT_CACHE."""
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in ("HOME", "LP_CREDENTIALS_FILE", "WADLCLIENT_CREDENTIALS")
+        if key not in ("HOME", "LP_CREDENTIALS_FILE", "WADLCLIENT_CREDENTIALS", "WADLCLIENT_CACHE")
     }
     env |= {
         "PYTHONPATH": os.pathsep.join(sys.path),
@@ -41,10 +45,12 @@ def run_in_container(
     }
     if credentials is not None:
         env["WADLCLIENT_CREDENTIALS"] = credentials
+    if cache is not None:
+        env["WADLCLIENT_CACHE"] = cache
     command = [sys.executable, "-m", "wadlclient.lazr_compat", str(SCENARIOS),
                "login_from_environment", server.service_root, "-"]  # fmt: skip
     return subprocess.run(
-        command, capture_output=True, text=True, env=env, timeout=60, check=False,
+        command, capture_output=True, text=True, env=env, timeout=timeout, check=False,
         stdin=subprocess.DEVNULL,
     )  # fmt: skip
 
@@ -102,6 +108,44 @@ def test_malformed_credentials_in_the_variable_are_one_line_naming_it_never_quot
     )
     assert "ci-secret" not in done.stderr
     assert launchpad_like.state.journal == []
+
+
+def test_a_token_the_service_calls_expired_fails_at_once_naming_the_variable_and_no_prompt(
+    launchpad_like: LoopbackServer,
+) -> None:
+    # launchpadlib alone answers 401 "Expired token" with its authorization
+    # engine: a request token from the web root, then a browser or a prompt.
+    launchpad_like.state.expired_tokens.add("ci-token")
+
+    done = run_in_container(launchpad_like, CREDENTIALS, timeout=30)
+
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines()[-1] == (
+        "wadlclient.errors.CredentialsRefused: the service refused the OAuth credentials in "
+        "$WADLCLIENT_CREDENTIALS: the token has expired, was revoked or was never issued there; "
+        "make new credentials and put them in $WADLCLIENT_CREDENTIALS "
+        "(see 'Credentials in CI' in wadlclient's docs)"
+    )
+    assert "ci-secret" not in done.stderr + done.stdout
+    sent = [(exchange.method, exchange.token, exchange.status)
+            for exchange in launchpad_like.state.journal]  # fmt: skip
+    assert sent == [("GET", "ci-token", 401)]  # the WADL, refused; nothing after it
+
+
+def test_a_token_that_expires_after_login_fails_the_next_call_the_same_way(
+    launchpad_like: LoopbackServer,
+) -> None:
+    launchpad_like.state.expires_after["ci-token"] = 2  # the root's WADL and JSON, then no more
+
+    done = run_in_container(launchpad_like, CREDENTIALS, timeout=30)
+
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines()[-1].startswith(
+        "wadlclient.errors.CredentialsRefused: the service refused the OAuth credentials in "
+        "$WADLCLIENT_CREDENTIALS: "
+    )
+    sent = [(exchange.path, exchange.status) for exchange in launchpad_like.state.journal]
+    assert sent == [("/1.0/", 200), ("/1.0/", 200), ("/1.0/people?ws.size=150", 401)]
 
 
 def test_without_the_variable_the_same_container_cannot_log_in(

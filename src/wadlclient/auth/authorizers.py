@@ -256,6 +256,10 @@ class OAuthAuthorizer(HttpAuthorizer):
         self.access_token = access_token
         self.oauth_realm = oauth_realm
         self.signature_method = signature_method
+        #: Where the credentials came from when that is the environment
+        #: (``"$WADLCLIENT_CREDENTIALS"``, set by `from_environment`), else None:
+        #: a service root refusing them then raises `CredentialsRefused`.
+        self.credentials_source: str | None = None
 
     @property
     def user_agent_params(self) -> Mapping[str, str]:
@@ -326,6 +330,7 @@ class OAuthAuthorizer(HttpAuthorizer):
             values["consumer_key"], values["consumer_secret"], application_name
         )
         self.access_token = AccessToken(values["access_token"], values["access_secret"])
+        self.credentials_source = None
 
     @classmethod
     def load_from_path(
@@ -381,6 +386,7 @@ class OAuthAuthorizer(HttpAuthorizer):
             values["consumer_key"], values["consumer_secret"], application_name
         )
         authorizer.access_token = AccessToken(values["access_token"], values["access_secret"])
+        authorizer.credentials_source = f"${variable}"
         return authorizer
 
     def save(self, writable_file: IO[str]) -> None:

@@ -12,6 +12,7 @@ never reach a store.
 
 from wadlclient.cache.backend import CacheStore, MemoryStore
 from wadlclient.cache.choose import store_cache_for
+from wadlclient.cache.environment import CACHE_VARIABLE, cache_from_environment
 from wadlclient.cache.freshness import CachedResponse
 from wadlclient.cache.names import MAX_FILE_NAME_LENGTH, cache_file_name, cache_key
 from wadlclient.cache.redis_store import RedisStore
@@ -20,6 +21,7 @@ from wadlclient.cache.store import HTTPCache
 from wadlclient.cache.stored import StoreCache
 
 __all__ = [
+    "CACHE_VARIABLE",
     "MAX_FILE_NAME_LENGTH",
     "CacheRules",
     "CacheStore",
@@ -29,6 +31,7 @@ __all__ = [
     "RedisStore",
     "StoreCache",
     "cache_file_name",
+    "cache_from_environment",
     "cache_key",
     "store_cache_for",
 ]

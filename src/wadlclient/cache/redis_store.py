@@ -167,6 +167,22 @@ class RedisStore:
             logger.debug("Redis cache %s still unavailable: %s", self._where, type(error).__name__)
 
 
+def _driver_info(version: str) -> dict[str, Any]:
+    """The library's name and version for CLIENT SETINFO, given rather than looked up.
+
+    redis-py 7 and later look its version up in the installed packages'
+    metadata (``importlib.metadata``) for every new connection: about 1.5 ms
+    of a worker's start (benchmarks/PROFILES.md, issue 23). Its
+    ``__version__`` says the same. Before 7 there is no ``driver_info``; the
+    version was read once, when redis was imported.
+    """
+    try:
+        from redis.driver_info import DriverInfo
+    except ImportError:
+        return {}
+    return {"driver_info": DriverInfo(lib_version=version)}
+
+
 def _client_for(url: str, timeout: float) -> redis.Redis:
     """A client that gives up quickly: short socket timeouts, no retries of its own."""
     try:
@@ -184,6 +200,7 @@ def _client_for(url: str, timeout: float) -> redis.Redis:
             socket_connect_timeout=timeout,
             retry=Retry(NoBackoff(), 0),
             retry_on_timeout=False,
+            **_driver_info(redis.__version__),
         )
     except ValueError:
         raise ValueError(

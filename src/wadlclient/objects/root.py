@@ -19,8 +19,9 @@ from types import TracebackType
 from typing import Any, ClassVar
 
 from wadlclient.auth import BasicHttpAuthorizer
+from wadlclient.auth.environment import credentials_refused
 from wadlclient.cache import CacheRules, CacheStore, HTTPCache, store_cache_for
-from wadlclient.errors import HTTPError, NotFound, ResponseError, WADLError
+from wadlclient.errors import HTTPError, NotFound, ResponseError, Unauthorized, WADLError
 from wadlclient.http import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_BODY,
@@ -190,7 +191,11 @@ class ServiceRoot(Resource):
 
     A ``user:password@`` in ``service_root`` logs in with HTTP Basic (and
     is removed from the URL). Credentials only ever go to the root's origin
-    (scheme, host, port). ``deadline``, ``max_body``, ``retry_methods``,
+    (scheme, host, port). A 401 to credentials from the environment (an
+    authorizer whose ``credentials_source`` is ``"$WADLCLIENT_CREDENTIALS"``)
+    raises `CredentialsRefused`: nobody is there to make new ones.
+
+    ``deadline``, ``max_body``, ``retry_methods``,
     ``allow_insecure_redirects``, ``retry`` (a whole `Retry` policy, in
     place of ``max_retries`` and ``retry_methods``) and ``verify`` (a CA
     bundle or an ``ssl.SSLContext`` for https) are `Transport`'s.
@@ -261,6 +266,12 @@ class ServiceRoot(Resource):
         except NotFound as error:
             self._close(transport)
             error.note = _version_hint(service_root, version) or error.note
+            raise
+        except Unauthorized as error:
+            self._close(transport)
+            source = getattr(authorizer, "credentials_source", None)
+            if isinstance(source, str):
+                raise credentials_refused(source, authorizer, error) from None
             raise
         except BaseException:
             self._close(transport)

@@ -17,7 +17,15 @@ methods change:
   variable chose these credentials; the service judges them.
 - ``_get_paths``: when the launchpadlib directory cannot be made (no
   ``$HOME``, or a read-only one), a private temporary directory serves,
-  so the cache lives as long as the process.
+  so the cache lives as long as the process. (So it does when only
+  ``$WADLCLIENT_CACHE`` is set: the cache is then elsewhere anyway; see
+  ``resource._caches``.)
+
+And a root logged in with those credentials never re-authorizes: when
+the service calls the token expired or invalid, launchpadlib would run
+its authorization engine (a browser, a console prompt: in a container it
+hangs or fails obscurely); `without_renewal` puts `NoRenewal` in its
+place, which raises `wadlclient.errors.CredentialsRefused` at once.
 
 Unset, launchpadlib behaves exactly as it does on lazr.restfulclient.
 """
@@ -30,9 +38,14 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from wadlclient.auth.environment import CREDENTIALS_VARIABLE, credentials_from_environment
+from wadlclient.auth.environment import (
+    CREDENTIALS_VARIABLE,
+    credentials_from_environment,
+    credentials_refused,
+)
+from wadlclient.cache import cache_from_environment
 
-__all__ = ["EnvironmentCredentialStore", "adapt_login"]
+__all__ = ["EnvironmentCredentialStore", "NoRenewal", "adapt_login", "without_renewal"]
 
 logger = logging.getLogger("wadlclient.lazr")
 
@@ -65,8 +78,41 @@ class EnvironmentCredentialStore:
         credentials.consumer = oauth.Consumer(values["consumer_key"], values["consumer_secret"])
         token = oauth.AccessToken(values["access_token"], values["access_secret"])
         credentials.access_token = token
-        credentials._wadlclient_environment = True
+        credentials.credentials_source = f"${CREDENTIALS_VARIABLE}"
         return credentials
+
+
+class NoRenewal:
+    """launchpadlib's authorization engine for credentials from the environment: it refuses.
+
+    launchpadlib calls its engine when the service answers 401 "Expired
+    token" (or "Invalid token", "Unknown access token"); this one raises
+    `CredentialsRefused` naming the variable, and prompts nobody. Every
+    other attribute is the replaced engine's.
+    """
+
+    def __init__(self, source: str, engine: Any) -> None:
+        self._source = source
+        self._engine = engine
+
+    def __call__(self, credentials: Any, credential_store: Any) -> Any:
+        raise credentials_refused(self._source, credentials)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+
+def without_renewal(root: Any, credentials: Any) -> None:
+    """Put `NoRenewal` in place of ``root``'s authorization engine for the variable's credentials.
+
+    launchpadlib's ``Launchpad`` sets ``authorization_engine`` before the
+    compatibility root's ``__init__`` runs, and its HTTP object takes it
+    from there when made, which is during that ``__init__``.
+    """
+    source = getattr(credentials, "credentials_source", None)
+    engine = getattr(root, "authorization_engine", None)
+    if isinstance(source, str) and engine is not None and not isinstance(engine, NoRenewal):
+        root.authorization_engine = NoRenewal(source, engine)
 
 
 def adapt_login(cls: type[Any]) -> None:
@@ -97,7 +143,7 @@ def _environment_first(original: Callable[..., Any]) -> Callable[..., Any]:
 def _environment_reused(original: Callable[..., bool]) -> Callable[..., bool]:
     @functools.wraps(original)
     def may_reuse_credentials(cached_credentials: Any, requested_consumer: Any) -> bool:
-        if getattr(cached_credentials, "_wadlclient_environment", False) is True:
+        if isinstance(getattr(cached_credentials, "credentials_source", None), str):
             return True
         return original(cached_credentials, requested_consumer)
 
@@ -110,7 +156,7 @@ def _home_optional(original: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return original(cls, service_root, launchpadlib_dir)
         except (OSError, ValueError) as error:
-            if credentials_from_environment() is None:
+            if credentials_from_environment() is None and cache_from_environment() is None:
                 raise
             import tempfile
 

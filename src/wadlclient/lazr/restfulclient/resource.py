@@ -18,7 +18,8 @@ from typing import Any, ClassVar, NamedTuple, cast
 from urllib.parse import unquote, urljoin, urlsplit
 
 from wadlclient import objects as _objects
-from wadlclient.cache import CacheRules, CacheStore, HTTPCache
+from wadlclient.cache import CacheRules, CacheStore, HTTPCache, cache_from_environment
+from wadlclient.cache.redis_store import is_redis_url
 from wadlclient.errors import Redacted, WADLError
 from wadlclient.http import DEFAULT_MAX_BODY, Sender, Transport, Verify
 from wadlclient.http.pool import ConnectionPool
@@ -29,7 +30,7 @@ from wadlclient.lazr.restfulclient._browser import (
     backoff_sleep,
     restful_http_class,
 )
-from wadlclient.lazr.restfulclient._environment import adapt_login
+from wadlclient.lazr.restfulclient._environment import adapt_login, without_renewal
 from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
 from wadlclient.lazr.restfulclient._values import LAZR_CONVERTERS
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
@@ -203,12 +204,27 @@ def _caches(cache: Any) -> tuple[CacheRules | CacheStore | str | os.PathLike[str
     none: one cache, one set of entries.
     Any other cache object is the HTTP object's; wadlclient then keeps
     a private one.
+
+    ``$WADLCLIENT_CACHE`` (`cache_from_environment`), when set, takes the
+    place of no cache or of a directory: launchpadlib always passes one
+    (under its ``launchpadlib_dir``), so a fleet of unchanged launchpadlib
+    programs can share a Redis cache. A Redis URL or a cache object given
+    as ``cache`` still wins.
     """
+    if cache is None or _is_directory(cache):
+        cache = cache_from_environment() or cache
     if cache is None or isinstance(cache, (str, os.PathLike, CacheRules, CacheStore)):
         return cache, None
     if isinstance(cache, AtomicFileCache):
         return cache.directory, None
     return None, cache
+
+
+def _is_directory(cache: Any) -> bool:
+    """Whether lazr's ``cache`` argument names a directory (not a Redis URL, not an object)."""
+    if isinstance(cache, str):
+        return not is_redis_url(cache)
+    return isinstance(cache, (os.PathLike, AtomicFileCache))
 
 
 #: lazr's types and classes, values left for the server to check, the WADL before the root.
@@ -251,6 +267,7 @@ class ServiceRoot(_objects.ServiceRoot):
         self._root_uri = RootURI(self.root_url_for(str(service_root), version))
         self._base_client_name = base_client_name
         engine_cache, factory_cache = _caches(cache)
+        without_renewal(self, authorizer)
         self._browser = Browser(self, authorizer, factory_cache, timeout, proxy_info)
         self._proxy_info = proxy_info
         super().__init__(
