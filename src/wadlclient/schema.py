@@ -20,7 +20,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, timezone
-from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -33,7 +32,6 @@ from wadlclient.wadl import (
     Representation,
     ResourceType,
     fragment_of,
-    parse_wadl,
     wadl_digest,
 )
 
@@ -69,8 +67,10 @@ SCALAR_VALUE_TYPE = "ScalarValue"
 _COLLECTION_LINK = "_collection_link"
 _LINK = "_link"
 
-#: What a converter raises for a value it cannot read.
-CONVERSION_ERRORS = (ValueError, TypeError, InvalidOperation)
+#: What a converter raises for a value it cannot read. ArithmeticError covers
+#: decimal's InvalidOperation (and an int field's infinite float) without
+#: importing decimal, which a process reading no decimal field never needs.
+CONVERSION_ERRORS = (ValueError, TypeError, ArithmeticError)
 
 
 # --------------------------------------------------------------------------
@@ -106,6 +106,8 @@ def _to_decimal(value: Any) -> Any:
     if isinstance(value, bool):
         return value
     if isinstance(value, (int, float, str)):
+        from decimal import Decimal  # here: only a decimal field's first read pays for it
+
         return Decimal(str(value))
     return value
 
@@ -373,6 +375,8 @@ def _store_model(store: CacheRules, url: str, digest: str, app: Application) -> 
 
 def _reparse(content: bytes, url: str, store: CacheRules, digest: str) -> Application:
     """The model parsed again from the WADL, replacing a damaged persisted one."""
+    from wadlclient.wadl.parser import parse_wadl
+
     app = parse_wadl(content, url)
     _store_model(store, url, digest, app)
     return app
@@ -422,6 +426,9 @@ def schema_for(
         if app is not None:
             rebuild = functools.partial(_reparse, content, url, store, digest)
     if app is None:
+        # Imported here: a warm start loads the persisted model and never needs expat.
+        from wadlclient.wadl.parser import parse_wadl
+
         app = parse_wadl(content, url, on_root=while_parsing)
         if store is not None:
             _store_model(store, url, digest, app)

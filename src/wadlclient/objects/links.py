@@ -31,7 +31,6 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar, cast
 
 from wadlclient.objects.resource import (
@@ -141,6 +140,10 @@ def _fetch_all(targets: list[Resource], workers: int) -> list[bool]:
     """GET every target (concurrently when more than one); whether each arrived."""
     if len(targets) == 1:
         return [_fetched(targets[0])]
+    # Imported here: a process that never fetches links together (most launchpadlib
+    # scripts) does not pay for concurrent.futures and queue at start-up.
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(min(workers, len(targets)), "wadlclient-links") as pool:
         return list(pool.map(_fetched, targets))
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import urllib.parse
 from datetime import date, datetime, time
-from decimal import Decimal
 from typing import Any
 
 from wadlclient.http import HTTPResponse
@@ -84,6 +83,10 @@ def _json_default(value: Any) -> Any:
         return url_of(value)
     if isinstance(value, (datetime, date, time)):
         return value.isoformat()
+    # Imported here: a Decimal exists only once decimal is imported, so a process
+    # that never sends one does not pay for decimal at start-up.
+    from decimal import Decimal
+
     if isinstance(value, Decimal):
         return float(value)
     if isinstance(value, (set, frozenset)):

@@ -10,7 +10,6 @@ guard (`wadl.guard`) before anything is expanded.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from xml.parsers import expat
 
@@ -19,7 +18,7 @@ from wadlclient.wadl.builder import APPLICATION, DOC, Attrs, Frame, ModelBuilder
 from wadlclient.wadl.guard import EntityGuard, decode_wide
 from wadlclient.wadl.model import WADL_NS, Application
 
-__all__ = ["parse_wadl", "wadl_digest"]
+__all__ = ["parse_wadl"]
 
 
 class _Parser:
@@ -126,8 +125,3 @@ def parse_wadl(
     start then (the service root asks for its JSON).
     """
     return _Parser(url, on_root).parse(data)
-
-
-def wadl_digest(data: bytes) -> str:
-    """The sha256 hex digest of a WADL document: the key of its persisted model."""
-    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,25 @@
+"""A plain launchpadlib script that says which on-demand modules its process imported.
+
+    python -m wadlclient.lazr_compat tests/lazr/lp_start_probe.py SERVICE_ROOT DIR
+
+It imports nothing but launchpadlib (the scenarios of ``lp_scenarios.py``
+import launchpadlib's testing helpers, which bring asyncio and its thread
+pool), logs in anonymously and reads one collection, as the benchmarks'
+``launchpadlib`` row does, then prints one JSON object.
+"""
+
+import json
+import sys
+
+from launchpadlib.launchpad import Launchpad
+
+#: Modules a start-up needs only for work it may not do: parsing a WADL (expat),
+#: fetching links together (a thread pool), reading a decimal field.
+ON_DEMAND = ("wadlclient.wadl.parser", "xml.parsers.expat", "concurrent.futures", "decimal")
+
+service_root, launchpadlib_dir = sys.argv[1:3]
+lp = Launchpad.login_anonymously(
+    "compat-test", service_root=service_root, launchpadlib_dir=launchpadlib_dir, version="1.0"
+)
+people = [person.name for person in lp.people]
+print(json.dumps({"people": people, "loaded": [m for m in ON_DEMAND if m in sys.modules]}))

@@ -1,0 +1,46 @@
+"""A warm launchpadlib start on wadlclient imports only what it uses.
+
+The launchpadlib row of the benchmarks times a whole process, so every
+module imported at start-up is paid by every script. A cold start parses
+the WADL (expat); a warm one loads the persisted model and must not import
+the parser, nor the thread pool of link prefetching or decimal, which an
+anonymous login and one collection read never use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.lazr.lpservice import LoopbackServer
+
+PROBE = Path(__file__).with_name("lp_start_probe.py")
+PEOPLE = ["ada", "alan", "grace"]
+
+
+def run_probe(server: LoopbackServer, directory: Path) -> dict[str, Any]:
+    """The probe script, as a user runs it: ``python -m wadlclient.lazr_compat``."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(directory)}
+    done = subprocess.run(
+        [sys.executable, "-m", "wadlclient.lazr_compat", str(PROBE), server.service_root,
+         str(directory)],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_a_warm_start_imports_neither_the_wadl_parser_nor_the_thread_pool_nor_decimal(
+    launchpad_like: LoopbackServer, tmp_path: Path
+) -> None:
+    cold = run_probe(launchpad_like, tmp_path)
+    warm = run_probe(launchpad_like, tmp_path)
+
+    # The probe sees an import when there is one: the cold start parsed the WADL.
+    assert cold == {"people": PEOPLE, "loaded": ["wadlclient.wadl.parser", "xml.parsers.expat"]}
+    assert warm == {"people": PEOPLE, "loaded": []}
