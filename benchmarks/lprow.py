@@ -3,7 +3,9 @@
 Each sample is one process running ``benchmarks/lpscript.py``, timed from
 spawn to exit: interpreter start-up, imports, ``login_anonymously`` on a
 warm cache, one collection read. ``lazr`` runs it as it is; ``ours`` runs
-it under ``python -m wadlclient.lazr_compat``, so not a line changes.
+it under ``python -m wadlclient.lazr_compat``, so not a line changes. The
+floor (``benchmarks/lpfloor.py``) is launchpadlib's own start-up under no
+client library and the read on a bare connection.
 """
 
 from __future__ import annotations
@@ -13,13 +15,16 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.config import BENCH_DIR, OURS, REPO_ROOT, measured_env
+from benchmarks.config import BENCH_DIR, FLOOR, OURS, REPO_ROOT, measured_env
 
 SCRIPT = BENCH_DIR / "lpscript.py"
+FLOOR_SCRIPT = BENCH_DIR / "lpfloor.py"
 
 
 def script_command(client: str, service_root: str, directory: Path) -> list[str]:
     """The command line that runs the script for ``client``."""
+    if client == FLOOR:
+        return [sys.executable, str(FLOOR_SCRIPT), service_root, str(directory)]
     runner = ["-m", "wadlclient.lazr_compat"] if client == OURS else []
     return [sys.executable, *runner, str(SCRIPT), service_root, str(directory)]
 
