@@ -87,8 +87,6 @@ def run_worker(
         command += ["--cache", str(cache)]
     if workload.kind == "tracemalloc":
         command.append("--tracemalloc")
-    elif workload.kind == "rss":
-        command.append("--track-memory")
     try:
         completed = subprocess.run(
             command, cwd=REPO_ROOT, capture_output=True, text=True,

@@ -3,7 +3,9 @@
 The orchestrator (``benchmarks.run``) starts it in pyperf's worker mode
 (``--worker --loops 1 --warmups W --values N --output FILE``) once per round,
 alternating clients between rounds; pyperf does the warm-up, the value loop,
-the metadata and, for memory workloads, ``--tracemalloc`` or ``--track-memory``. It also runs on
+the metadata and, for the allocation rows, ``--tracemalloc``. The process-memory
+rows (`PEAK_MEMORY`) take their value from `benchmarks.peakmem` instead of
+pyperf's ``--track-memory`` (why: that module's docstring). It also runs on
 its own as a normal pyperf benchmark, which is handy for profiling::
 
     python -m benchmarks.worker --workload iterate --client ours \\
@@ -28,11 +30,15 @@ import pyperf  # type: ignore[import-untyped]
 from benchmarks.clients import VERSION, Driver, make_driver
 from benchmarks.config import REPO_ROOT, SCRATCH_ROOT, measured_env
 from benchmarks.lprow import script_seconds
+from benchmarks.peakmem import peak_timer
 
 ITERATIONS = (
     "iterate", "iterate_latency", "iterate_same_pages", "iterate_100k",
     "memory", "memory_small", "rss", "rss_small",
 )  # fmt: skip
+
+#: Workloads whose value is the peak private memory of the worker while it walks.
+PEAK_MEMORY = ("rss", "rss_small")
 
 #: Workloads timed in a new interpreter per sample (`benchmarks.child`).
 START_UPS = (
@@ -288,7 +294,11 @@ def main() -> None:
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=SCRATCH_ROOT))
     try:
         driver.start(args.base_url, cache)
-        runner.bench_func(name, operation(args.workload, driver, args.base_url, params))
+        run = operation(args.workload, driver, args.base_url, params)
+        if args.workload in PEAK_MEMORY:
+            runner.bench_time_func(name, peak_timer(run), metadata={"unit": "byte"})
+        else:
+            runner.bench_func(name, run)
     finally:
         driver.close()
         shutil.rmtree(cache, ignore_errors=True)
