@@ -32,6 +32,7 @@ from wadlclient.wadl import (
     Representation,
     ResourceType,
     fragment_of,
+    parse_wadl,
     wadl_digest,
 )
 
@@ -375,8 +376,6 @@ def _store_model(store: CacheRules, url: str, digest: str, app: Application) -> 
 
 def _reparse(content: bytes, url: str, store: CacheRules, digest: str) -> Application:
     """The model parsed again from the WADL, replacing a damaged persisted one."""
-    from wadlclient.wadl.parser import parse_wadl
-
     app = parse_wadl(content, url)
     _store_model(store, url, digest, app)
     return app
@@ -426,9 +425,6 @@ def schema_for(
         if app is not None:
             rebuild = functools.partial(_reparse, content, url, store, digest)
     if app is None:
-        # Imported here: a warm start loads the persisted model and never needs expat.
-        from wadlclient.wadl.parser import parse_wadl
-
         app = parse_wadl(content, url, on_root=while_parsing)
         if store is not None:
             _store_model(store, url, digest, app)

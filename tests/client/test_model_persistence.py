@@ -15,7 +15,7 @@ import pytest
 from cookbook_service.testing import RunningService
 from wadlclient import EXAMPLE_WADL_MEDIA_TYPE, ServiceRoot, schema
 from wadlclient.cache import HTTPCache
-from wadlclient.wadl import Application, parser, wadl_digest
+from wadlclient.wadl import Application, wadl_digest
 from wadlclient.wadl.store import dump_model, load_model
 
 
@@ -28,14 +28,13 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     """
     monkeypatch.setattr(schema, "MODEL_PERSIST_MIN_BYTES", 0)
     calls: list[str | None] = []
-    # The schema imports the parser when it has to parse, so it finds this one there.
-    real = parser.parse_wadl
+    real = schema.parse_wadl
 
     def counting(data: bytes | str, url: str | None = None, **options: Any) -> Application:
         calls.append(url)
         return real(data, url, **options)
 
-    monkeypatch.setattr(parser, "parse_wadl", counting)
+    monkeypatch.setattr(schema, "parse_wadl", counting)
     monkeypatch.setattr(schema, "SCHEMAS", schema.SchemaMemo())
     return calls
 
@@ -158,7 +157,7 @@ def test_a_model_made_for_another_url_is_not_used(
     cache = HTTPCache(tmp_path)
     wadl = cached_wadl(cache, cookbook_service)
     (blob_path,) = model_blobs(tmp_path)
-    other = parser.parse_wadl(wadl, "http://elsewhere.test/1.0/")
+    other = schema.parse_wadl(wadl, "http://elsewhere.test/1.0/")
     blob_path.write_bytes(dump_model(other))
     forget_models(monkeypatch)
     parses.clear()

@@ -4,17 +4,11 @@
 entity guard in ``guard`` and the element builders in ``builder``) turns
 a document into an ``Application``. The persisted model lives in
 `wadlclient.wadl.store`, which this package does not import: only a process
-that persists or loads a model pays for pickle. Nor does it import the
-parser until `parse_wadl` (or a guard limit) is first asked for: a warm
-start loads the persisted model, found by `wadl_digest`, and never parses.
+that persists or loads a model pays for pickle.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
-
 from wadlclient.wadl.digest import wadl_digest
+from wadlclient.wadl.guard import MAX_ENTITIES, MAX_ENTITY_LENGTH, MAX_EXPANSION
 from wadlclient.wadl.model import (
     WADL_NS,
     Application,
@@ -27,10 +21,7 @@ from wadlclient.wadl.model import (
     Response,
     fragment_of,
 )
-
-if TYPE_CHECKING:
-    from wadlclient.wadl.guard import MAX_ENTITIES, MAX_ENTITY_LENGTH, MAX_EXPANSION
-    from wadlclient.wadl.parser import parse_wadl
+from wadlclient.wadl.parser import parse_wadl
 
 __all__ = [
     "MAX_ENTITIES",
@@ -49,21 +40,3 @@ __all__ = [
     "parse_wadl",
     "wadl_digest",
 ]
-
-#: The names served on first use, and the module of each (expat comes with them).
-_LAZY = {
-    "MAX_ENTITIES": "guard",
-    "MAX_ENTITY_LENGTH": "guard",
-    "MAX_EXPANSION": "guard",
-    "parse_wadl": "parser",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """Import the parser (or the guard) when one of its names is first used."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
