@@ -28,15 +28,21 @@ def run_scenario(
     env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run a scenario under wadlclient (or, ``stock``, on the real lazr.restfulclient)."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(sys.path),
-        "HOME": str(scratch),
-        **(env or {}),
-    }
+    return run_script(SCENARIOS, [name, server.service_root, str(scratch)], scratch, stock, env)
+
+
+def run_script(
+    script: Path,
+    args: list[str],
+    home: Path,
+    stock: bool = False,
+    env: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Run a launchpadlib script in a child as a user would; the JSON object it printed last."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(home), **(env or {})}
     runner = [] if stock else ["-m", "wadlclient.lazr_compat"]
     done = subprocess.run(
-        [sys.executable, *runner, str(SCENARIOS), name, server.service_root, str(scratch)],
+        [sys.executable, *runner, str(script), *args],
         capture_output=True, text=True, env=env, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -10,14 +10,11 @@ import, then pays nothing for it.)
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from tests.lazr.lpservice import LoopbackServer
+from tests.lazr.test_launchpadlib_on_loopback import run_script
 
 PROBE = Path(__file__).with_name("lp_start_probe.py")
 PEOPLE = ["ada", "alan", "grace"]
@@ -25,15 +22,7 @@ PEOPLE = ["ada", "alan", "grace"]
 
 def run_probe(server: LoopbackServer, directory: Path) -> dict[str, Any]:
     """The probe script, as a user runs it: ``python -m wadlclient.lazr_compat``."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(directory)}
-    done = subprocess.run(
-        [sys.executable, "-m", "wadlclient.lazr_compat", str(PROBE), server.service_root,
-         str(directory)],
-        capture_output=True, text=True, env=env, timeout=60, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return run_script(PROBE, [server.service_root, str(directory)], directory)
 
 
 def test_a_start_imports_neither_the_thread_pool_nor_decimal(
