@@ -1,0 +1,40 @@
+"""Fixtures of the consumer tests: real programs from PyPI, unchanged, against the testing kit.
+
+Each module here runs twice: in this process, where launchpadlib runs on
+the real lazr.restfulclient, and once more in a child started as
+``python -m wadlclient.lazr_compat -m pytest <module>`` (`on_wadlclient`),
+where it runs on wadlclient. ``lazr_client`` says which, and fails a test
+that runs on the other one than it was started for.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+#: Set in the child that reruns a module on wadlclient (see `on_wadlclient`).
+CLIENT_VARIABLE = "WADLCLIENT_CONSUMERS_CLIENT"
+
+
+@pytest.fixture(scope="session")
+def lazr_client() -> str:
+    """``"wadlclient"`` or ``"stock"``: whose lazr.restfulclient launchpadlib runs on here."""
+    import lazr.restfulclient
+
+    module = sys.modules[lazr.restfulclient.__name__]
+    found = "wadlclient" if module.__spec__.name.startswith("wadlclient.") else "stock"
+    expected = os.environ.get(CLIENT_VARIABLE, "stock")
+    assert found == expected, f"launchpadlib runs on {found}, this run is for {expected}"
+    return found
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lazr_client: str) -> Path:
+    """A home of the test's own: programs write ~/.lp_creds, ~/.cache, ~/.config there."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home

@@ -1,0 +1,75 @@
+"""A consumer test module, run again with launchpadlib on wadlclient, in a child process.
+
+The child is started as a user runs an unchanged program on wadlclient,
+``python -m wadlclient.lazr_compat -m pytest <module>``: lazr.restfulclient
+there is wadlclient's from the first import on, which one process cannot
+switch to after importing the real one. The module's own
+``test_*_on_wadlclient*`` test is left out of the child's run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from .conftest import CLIENT_VARIABLE
+
+#: What pytest -rA prints per test: ``PASSED tests/...::test_x`` (and FAILED, ERROR, SKIPPED).
+_OUTCOME = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)", re.MULTILINE)
+
+
+@dataclass
+class Outcome:
+    """The child's verdict per test, and its report to show when one did not pass."""
+
+    passed: list[str]
+    failed: list[str]
+    report: str
+
+
+def run_module_on_wadlclient(path: Path, scratch: Path, module: ModuleType) -> Outcome:
+    """Every test of ``module`` but this rerun, on wadlclient; each must have run and passed."""
+    home = scratch / "child-home"
+    home.mkdir()
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(sys.path),
+        "HOME": str(home),
+        CLIENT_VARIABLE: "wadlclient",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "wadlclient.lazr_compat", "-m", "pytest", str(path),
+         "-q", "-rA", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly",
+         "-k", "not on_wadlclient", "--rootdir", str(Path(__file__).parents[2])],
+        capture_output=True, text=True, env=env, timeout=240, check=False,
+        cwd=Path(__file__).parents[2],
+    )  # fmt: skip
+    report = done.stdout[-20000:] + done.stderr[-5000:]
+    verdicts = _OUTCOME.findall(done.stdout)
+    passed = [name for verdict, name in verdicts if verdict == "PASSED"]
+    failed = [f"{verdict} {name}" for verdict, name in verdicts if verdict != "PASSED"]
+    expected = _test_count(module)
+    if done.returncode != 0 and not failed:
+        failed = [f"the child exited {done.returncode}"]
+    if len(passed) + len(failed) < expected:
+        failed.append(f"{expected} tests expected, {len(passed) + len(failed)} ran")
+    return Outcome(passed, failed, report)
+
+
+def _test_count(module: ModuleType) -> int:
+    """How many tests the module holds besides its rerun (a parametrized test counts each case)."""
+    count = 0
+    for name, test in vars(module).items():
+        if not name.startswith("test_") or "on_wadlclient" in name or not callable(test):
+            continue
+        cases = 1
+        for mark in getattr(test, "pytestmark", []):
+            if mark.name == "parametrize":
+                cases *= len(mark.args[1])
+        count += cases
+    return count
