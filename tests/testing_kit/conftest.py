@@ -1,4 +1,7 @@
-"""Fakes for the testing kit's tests: one per test, on the Launchpad and cookbook WADLs."""
+"""Fakes for the testing kit's tests: one per test, on Launchpad's devel WADL and the cookbook's.
+
+The ``fake_launchpad`` fixture is the plugin's own, on the devel WADL shipped with the kit.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +11,13 @@ import pytest
 
 from cookbook_service.wadl import generate_wadl
 from wadlclient import ServiceRoot
-from wadlclient.testing import FakeService
+from wadlclient.testing import FakeService, launchpad_wadl
 
 
 @pytest.fixture
-def fake_lp(launchpad_wadl_bytes: bytes) -> Iterator[FakeService]:
-    """A fake Launchpad, from its real 1.5 MB WADL, empty and listening."""
-    with FakeService(launchpad_wadl_bytes) as fake:
+def fake_lp() -> Iterator[FakeService]:
+    """A fake Launchpad, from its published 2.2 MB devel WADL, empty and listening."""
+    with FakeService(launchpad_wadl()) as fake:
         yield fake
 
 
@@ -31,9 +34,3 @@ def lp_root(fake_lp: FakeService) -> Iterator[ServiceRoot]:
     """wadlclient's own client on the fake Launchpad."""
     with ServiceRoot(None, fake_lp.service_root, version=fake_lp.version) as root:
         yield root
-
-
-@pytest.fixture(scope="session")
-def fake_launchpad_wadl(launchpad_wadl_bytes: bytes) -> bytes:
-    """The plugin's ``fake_launchpad`` made from the shared test data's Launchpad WADL."""
-    return launchpad_wadl_bytes

@@ -24,5 +24,5 @@ def release_fixes(number: int) -> list[str]:
 
 
 def display_name(name: str) -> str:
-    lp = Launchpad.login_anonymously("reader", "production")
+    lp = Launchpad.login_anonymously("reader", "production", version="devel")
     return str(lp.people[name].display_name)

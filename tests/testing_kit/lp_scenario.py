@@ -1,4 +1,4 @@
-"""Run as a script (``python -m wadlclient.lazr_compat lp_scenario.py WADL``): the unittest way.
+"""Run as a script (``python -m wadlclient.lazr_compat lp_scenario.py``): the unittest way.
 
 A fake, the context manager patching launchpadlib, and the code under
 test; it prints one JSON line of what it saw.
@@ -8,23 +8,23 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from launchpadlib.launchpad import Launchpad
 from tests.testing_kit import lp_code
 
-from wadlclient.testing import FakeService
+from wadlclient.testing import FakeService, launchpad_wadl
 from wadlclient.testing.launchpad import patched_launchpad
 
 
-def main(wadl: str) -> None:
-    with FakeService(Path(wadl)) as fake, patched_launchpad(fake):
+def main() -> None:
+    with FakeService(launchpad_wadl()) as fake, patched_launchpad(fake):
         ada = fake.add("people", name="ada", display_name="Ada Lovelace")
         ubuntu = fake.add("distributions", name="ubuntu")
         bug = fake.add("bugs", title="Crash", owner=ada)
         task = fake.add_to(
-            bug, "bug_tasks", status="Fix Committed", target=ubuntu, bug_target_name="ubuntu"
-        )
+            bug, "bug_tasks", bug=bug, status="Fix Committed", target=ubuntu,
+            bug_target_name="ubuntu",
+        )  # fmt: skip
         result = {
             "lazr": sys.modules["lazr.restfulclient"].__file__,
             "summary": lp_code.bug_summary(1),
@@ -38,4 +38,4 @@ def main(wadl: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main()

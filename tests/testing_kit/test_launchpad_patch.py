@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from launchpadlib.launchpad import Launchpad
 
-from wadlclient.testing import FakeService
+from wadlclient.testing import FakeService, launchpad_wadl
 from wadlclient.testing.launchpad import patched_launchpad
 
 from . import lp_code
@@ -34,7 +34,7 @@ def test_a_412_conflict_reaches_launchpadlib(fake_launchpad: FakeService) -> Non
     from lazr.restfulclient.errors import PreconditionFailed
 
     bug = fake_launchpad.add("bugs", title="Crash")
-    lp = Launchpad.login_with("triage-bot", "production")
+    lp = Launchpad.login_with("triage-bot", "production", version="devel")
     seen = lp.bugs[1]
     fake_launchpad.change(bug, title="Changed elsewhere")
 
@@ -52,23 +52,21 @@ def test_login_anonymously_sends_no_token(fake_launchpad: FakeService) -> None:
     assert "fake-launchpad-token" not in repr(fake_launchpad.journal.entries())
 
 
-def test_the_patch_is_undone_after_the_block(launchpad_wadl_bytes: bytes) -> None:
+def test_the_patch_is_undone_after_the_block() -> None:
     before = {
         name: Launchpad.__dict__[name] for name in ("__init__", "login_with", "login_anonymously")
     }
 
-    with FakeService(launchpad_wadl_bytes) as fake, patched_launchpad(fake):
+    with FakeService(launchpad_wadl()) as fake, patched_launchpad(fake):
         assert Launchpad.__dict__["login_with"] is not before["login_with"]
 
     assert {name: Launchpad.__dict__[name] for name in before} == before
 
 
-def test_launchpadlib_on_wadlclient_reaches_the_fake_too(
-    launchpad_wadl_path: Path, tmp_path: Path
-) -> None:
+def test_launchpadlib_on_wadlclient_reaches_the_fake_too(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(tmp_path)}
     done = subprocess.run(
-        [sys.executable, "-m", "wadlclient.lazr_compat", str(SCENARIO), str(launchpad_wadl_path)],
+        [sys.executable, "-m", "wadlclient.lazr_compat", str(SCENARIO)],
         capture_output=True, text=True, env=env, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -78,20 +76,21 @@ def test_launchpadlib_on_wadlclient_reaches_the_fake_too(
     assert result["summary"] == "Crash (reported by Ada Lovelace)"
     assert (result["released"], result["status"]) == (["ubuntu"], "Fix Released")
     assert result["anonymous"] == "Ada Lovelace"
-    assert ["PATCH", "bugs/1/bug_tasks/1", 209, "OAuth"] in result["journal"]
+    assert ["PATCH", "ubuntu/+bug/1", 209, "OAuth"] in result["journal"]
     assert result["restored"] == "launchpadlib.launchpad"
 
 
 def test_a_status_change_is_one_patch_on_the_wire(fake_launchpad: FakeService) -> None:
     ubuntu = fake_launchpad.add("distributions", name="ubuntu")
+    frobnicator = fake_launchpad.add("projects", name="frobnicator")
     bug = fake_launchpad.add("bugs", title="Crash")
-    done = fake_launchpad.add_to(bug, "bug_tasks", status="Fix Committed", target=ubuntu)
-    fake_launchpad.add_to(bug, "bug_tasks", status="New", target=ubuntu)
+    done = fake_launchpad.add_to(bug, "bug_tasks", bug=bug, status="Fix Committed", target=ubuntu)
+    fake_launchpad.add_to(bug, "bug_tasks", bug=bug, status="New", target=frobnicator)
 
     lp_code.release_fixes(1)
 
     assert done["status"] == "Fix Released"
     patches = fake_launchpad.journal.requests("PATCH")
     assert [(p.path, json.loads(p.body)) for p in patches] == [
-        ("bugs/1/bug_tasks/1", {"status": "Fix Released"})
+        ("ubuntu/+bug/1", {"status": "Fix Released"})
     ]

@@ -7,7 +7,8 @@ reading a collection attribute, following a link to an entry, or looking
 an entry up with ``collection(key)`` sends nothing until data is needed.
 
 Modules, in their one-way import order (tests/test_layers.py forbids
-rings, typing-only and lazy imports included): `conventions` (how a
+rings, typing-only and lazy imports included): `addresses` (the
+service-address rewrites a test may put in force), `conventions` (how a
 root's objects read values), `resource` (and `SessionLike`, what a
 resource asks of its session), then `wire`, `links`
 (links of many entries fetched together), `entry`, `hosted`,
@@ -27,6 +28,7 @@ once, and a `HostedFileReader` or `HostedFileBuffer`, which belongs to the
 thread that opened it.
 """
 
+from wadlclient.objects.addresses import AddressRewrite, rewrite_service_addresses
 from wadlclient.objects.collection import Collection
 from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.entry import Entry
@@ -49,6 +51,7 @@ from wadlclient.objects.session import Session
 
 __all__ = [
     "NATIVE",
+    "AddressRewrite",
     "Collection",
     "CollectionLike",
     "Conventions",
@@ -73,6 +76,7 @@ __all__ = [
     "fetch_now",
     "prefetch",
     "representation_of",
+    "rewrite_service_addresses",
     "session_of",
     "url_of",
 ]

@@ -6,6 +6,8 @@ collections by resource type id), `ServiceRoot.root_url_for` (the root URL
 from ``service_root`` and ``version``), `ServiceRoot.make_transport`
 (how requests are sent), `ServiceRoot.read_schema` and
 `ServiceRoot.read_root_document` (how the WADL and the root's JSON are read).
+Every root's URL goes through the rewrites in force
+(`wadlclient.objects.addresses`: how the testing kit points code at a fake).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from wadlclient.http import (
     Transport,
     Verify,
 )
+from wadlclient.objects.addresses import rewritten_address
 from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.links import look_ahead_from_env
 from wadlclient.objects.resource import Resource
@@ -240,7 +243,7 @@ class ServiceRoot(Resource):
             look_ahead = look_ahead_from_env()
         if look_ahead < 0:
             raise ValueError("look_ahead must be 0 (off) or more")
-        url = self.root_url_for(service_root, version)
+        url = rewritten_address(self.root_url_for(service_root, version))
         http_cache = self._cache_for(cache)
         object.__setattr__(self, "credentials", authorizer)
         object.__setattr__(self, "_made_cache", None if http_cache is cache else http_cache)

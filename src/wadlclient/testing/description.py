@@ -14,9 +14,10 @@ from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from wadlclient.schema import FieldKind, Schema, TypeInfo
+from wadlclient.testing.errors import HTTPException
 from wadlclient.wadl import Param, fragment_of
 
-__all__ = ["Description", "Refused", "check_scalar", "did_you_mean"]
+__all__ = ["Description", "check_scalar", "did_you_mean"]
 
 #: Fields every entry carries that the fake fills in itself.
 META_FIELDS = frozenset({"self_link", "resource_type_link", "http_etag", "web_link"})
@@ -36,15 +37,6 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-class Refused(Exception):
-    """A request or a seed the WADL does not allow: ``status`` and lazr.restful's message."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 def did_you_mean(name: str, known: list[str] | tuple[str, ...] | Mapping[str, Any]) -> str:
     """`` (did you mean 'x'?)`` for a near miss among ``known``, else nothing."""
     close = difflib.get_close_matches(name, list(known), n=1)
@@ -52,7 +44,7 @@ def did_you_mean(name: str, known: list[str] | tuple[str, ...] | Mapping[str, An
 
 
 def check_scalar(where: str, param: Param | None, value: Any) -> Any:
-    """``value`` if it is of the param's WADL type (dateTime, date, options); Refused if not.
+    """``value`` if it is of the param's WADL type (dateTime, date, options); a 400 if not.
 
     Launchpad's WADL types few params (dates and options); an untyped param
     takes any JSON value, as the WADL promises nothing more.
@@ -60,7 +52,7 @@ def check_scalar(where: str, param: Param | None, value: Any) -> Any:
     if param is None or value is None:
         return value
     if param.options and value not in param.options:
-        raise Refused(
+        raise HTTPException(
             400, f'{where}: Invalid value "{value}". Acceptable values are: '
             + ", ".join(param.options),
         )  # fmt: skip
@@ -68,14 +60,16 @@ def check_scalar(where: str, param: Param | None, value: Any) -> Any:
     if expected is not None and (
         isinstance(value, bool) is not (expected[0] is bool) or not isinstance(value, expected)
     ):
-        raise Refused(400, f"{where}: got {type(value).__name__} {value!r}, expected {param.type}.")
+        raise HTTPException(
+            400, f"{where}: got {type(value).__name__} {value!r}, expected {param.type}."
+        )
     if param.type in ("dateTime", "date"):
         parse = datetime.fromisoformat if param.type == "dateTime" else date.fromisoformat
         text = value.isoformat() if isinstance(value, (date, datetime)) else value
         try:
             parse(str(text).replace("Z", "+00:00") if param.type == "dateTime" else str(text))
         except ValueError:
-            raise Refused(400, f"{where}: Value doesn't look like a date.") from None
+            raise HTTPException(400, f"{where}: Value doesn't look like a date.") from None
         return str(text)
     return value
 
@@ -110,10 +104,10 @@ class Description:
         self._types: dict[str, EntryType] = {}
 
     def collection_type(self, name: str) -> str:
-        """The resource type of a top-level collection; Refused (404) naming a near miss."""
+        """The resource type of a top-level collection; a 404 naming a near miss."""
         found = self.collections.get(name)
         if found is None:
-            raise Refused(
+            raise HTTPException(
                 404, f"The WADL has no top-level collection {name!r}"
                 + did_you_mean(name, self.collections),
             )  # fmt: skip
@@ -123,18 +117,25 @@ class Description:
         """The entry type of a collection's resource type (``people`` -> ``person``)."""
         info = self.schema.type_info(collection_type)
         if not info.is_collection or info.entry_type is None:
-            raise Refused(404, f"{collection_type!r} is not a collection in the WADL")
+            raise HTTPException(404, f"{collection_type!r} is not a collection in the WADL")
         return self.entry_type(info.entry_type)
 
+    def has_entry_type(self, type_id: str) -> bool:
+        """Whether the WADL describes entries of ``type_id`` (a JSON representation, no page)."""
+        known = self.schema.app.resource_types.get(fragment_of(type_id))
+        if known is None or self.schema.type_info(known.id).is_collection:
+            return False
+        return self.schema.app.json_representation(known.id) is not None
+
     def entry_type(self, type_id: str) -> EntryType:
-        """An entry type by id; Refused when the WADL describes no JSON for it."""
+        """An entry type by id; a 404 when the WADL describes no JSON for it."""
         type_id = fragment_of(type_id)
         found = self._types.get(type_id)
         if found is not None:
             return found
         rep = self.schema.app.json_representation(type_id)
         if rep is None:
-            raise Refused(404, f"The WADL has no entry type {type_id!r}")
+            raise HTTPException(404, f"The WADL has no entry type {type_id!r}")
         params = {param.name: param for param in rep.params}
         found = EntryType(type_id, self.schema.type_info(type_id), params)
         self._types[type_id] = found

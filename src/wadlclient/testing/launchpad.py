@@ -1,35 +1,46 @@
-"""launchpadlib pointed at a fake: code under test logs in as it always does and reaches the fake.
+"""launchpadlib and wadlclient pointed at a fake: code under test logs in as it always does.
 
-    with FakeService(wadl) as fake, patched_launchpad(fake):
-        lp = Launchpad.login_with("my-app", "production")   # the code under test, unchanged
+    with FakeService(launchpad_wadl()) as fake, patched_launchpad(fake):
+        lp = Launchpad.login_with("my-app", "production", version="devel")  # unchanged code
 
 `Launchpad(...)`, `Launchpad.login_with` and `Launchpad.login_anonymously`
-are patched for the duration: whatever service root and version they are
-given, they reach the fake's, with no proxy (loopback), no browser, no
-keyring and no credentials file. ``login_with`` logs in with a made-up
-token (the fake takes any); ``login_anonymously`` anonymously, as usual.
+are patched for the duration: whatever service root they are given, they
+reach the fake, with no proxy (loopback), no browser, no keyring and no
+credentials file. ``login_with`` logs in with a made-up token (the fake
+takes any); ``login_anonymously`` anonymously, as usual. The version is
+the one the code asks for (launchpadlib's default is ``1.0``): a fake of
+another version answers 404 naming both, never another version's root.
+
 It patches the class launchpadlib defines, so it works alike with stock
 launchpadlib and with launchpadlib on wadlclient
-(`wadlclient.install_as_lazr_restfulclient`).
+(`wadlclient.install_as_lazr_restfulclient`); and it puts `routed_to` in
+force, so `wadlclient.launchpad.connect`, `login_anonymously` and any
+`wadlclient.ServiceRoot` for Launchpad's addresses reach the fake too.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import inspect
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from wadlclient.testing.routing import routed_to
 from wadlclient.testing.service import FakeService
 
 __all__ = ["FAKE_TOKEN", "patched_launchpad"]
 
 #: The OAuth token key ``login_with`` uses against the fake (never a real one).
 FAKE_TOKEN = "fake-launchpad-token"
+_PATCHED = ("__init__", "login_with", "login_anonymously")
 
 
 @contextlib.contextmanager
 def patched_launchpad(fake: FakeService, *, cache: str | None = None) -> Iterator[FakeService]:
-    """Within the block, every launchpadlib login reaches ``fake`` (``cache``: lazr's cache dir)."""
+    """Within the block, every launchpadlib and wadlclient login reaches ``fake``.
+
+    ``cache``: launchpadlib's cache directory (a fresh temporary one if None).
+    """
     try:
         from launchpadlib.credentials import (  # type: ignore[import-untyped]
             AccessToken,
@@ -41,12 +52,12 @@ def patched_launchpad(fake: FakeService, *, cache: str | None = None) -> Iterato
         raise RuntimeError(
             "patched_launchpad needs launchpadlib: pip install launchpadlib"
         ) from None
+
     # Any: the class is patched, whatever its stubs say of its methods.
     Launchpad: Any = launchpad_class
-    saved = {
-        name: Launchpad.__dict__[name] for name in ("__init__", "login_with", "login_anonymously")
-    }
+    saved = {name: Launchpad.__dict__[name] for name in _PATCHED}
     original_init = saved["__init__"]
+    asked_version = _argument_reader(original_init, "version")
 
     def __init__(self: Any, credentials: Any, *args: Any, **kwargs: Any) -> None:
         engine = args[0] if args else kwargs.get("authorization_engine")
@@ -57,23 +68,43 @@ def patched_launchpad(fake: FakeService, *, cache: str | None = None) -> Iterato
             cache=kwargs.get("cache", args[3] if len(args) > 3 else cache),
             timeout=kwargs.get("timeout"),
             proxy_info=None,
-            version=fake.version,
+            version=asked_version(self, credentials, *args, **kwargs),
         )  # fmt: skip
 
-    def login_with(cls: Any, application_name: str | None = None, *args: Any, **kwargs: Any) -> Any:
-        name = application_name or kwargs.get("consumer_name") or "wadlclient-testing"
-        token = AccessToken(FAKE_TOKEN, "fake-launchpad-secret")
-        return cls(Credentials(name, access_token=token), None, None, cache=cache)
+    login_version = _argument_reader(saved["login_with"].__func__, "version")
+    anonymous_version = _argument_reader(saved["login_anonymously"].__func__, "version")
 
-    def login_anonymously(cls: Any, consumer_name: str, *args: Any, **kwargs: Any) -> Any:
-        credentials = Credentials(consumer_name, access_token=AnonymousAccessToken())
-        return cls(credentials, None, None, cache=cache)
+    def login_with(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        name = (args[0] if args else None) or kwargs.get("application_name")
+        name = name or kwargs.get("consumer_name") or "wadlclient-testing"
+        token = AccessToken(FAKE_TOKEN, "fake-launchpad-secret")
+        version = login_version(cls, *args, **kwargs)
+        return cls(Credentials(name, access_token=token), None, None, version=version)
+
+    def login_anonymously(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        name = args[0] if args else kwargs.get("consumer_name")
+        credentials = Credentials(name, access_token=AnonymousAccessToken())
+        version = anonymous_version(cls, *args, **kwargs)
+        return cls(credentials, None, None, version=version)
 
     Launchpad.__init__ = __init__
     Launchpad.login_with = classmethod(login_with)
     Launchpad.login_anonymously = classmethod(login_anonymously)
     try:
-        yield fake
+        with routed_to(fake):
+            yield fake
     finally:
         for name, value in saved.items():
             setattr(Launchpad, name, value)
+
+
+def _argument_reader(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """Reads argument ``name`` of a call to ``function`` as Python binds it, default included."""
+    signature = inspect.signature(function)
+
+    def read(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return bound.arguments[name]
+
+    return read

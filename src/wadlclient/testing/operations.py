@@ -4,17 +4,21 @@ A handler is called as ``handler(owner, **arguments)``: ``owner`` is the
 entry the operation was invoked on, or the collection's name for an
 operation of a top-level collection (declare it positional-only,
 ``def handler(owner, /, **arguments)``, since a param may be called
-``target`` or ``owner``). What it raises is answered 500, naming it.
+``target`` or ``owner``). An `HTTPException` it raises is answered with
+its status and message; anything else it raises is answered 500, naming it.
 
 Its arguments are the WADL's params, decoded (JSON, as
 lazr.restfulclient, launchpadlib and wadlclient send them), options and
-dates checked, and links turned back into the seeded entries they name.
+dates checked, and links (absolute, or ``/~ada`` from the root, as
+lazr.restful reads them) turned back into the seeded entries they name.
 An argument the WADL does not list, or of the wrong type, is a 400
-before the handler runs.
+before the handler runs. What it returns is served as the WADL declares
+the operation's answer (`wadlclient.testing.results`).
 
 One default handler, where the WADL makes its meaning plain: a
-collection's ``getBy<Field>(<field>)`` whose one param names a field of
-its entries answers the first entry with that value, or null.
+collection's ``getBy<Something>`` whose every param names a field of its
+entries (``builders.getByName(name)``, ``snaps.getByName(owner, name)``)
+answers the first entry with those values, or null.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wadlclient.testing.description import Description, Refused, check_scalar, did_you_mean
+from wadlclient.testing.description import Description, check_scalar, did_you_mean
+from wadlclient.testing.errors import HTTPException
+from wadlclient.testing.results import ResultKind
 from wadlclient.testing.store import FakeEntry, Store
 from wadlclient.wadl import Method, Param
 
@@ -37,11 +43,9 @@ PAGING_PARAMS = frozenset({"ws.op", "ws.start", "ws.size", "ws.show"})
 class Operations:
     """Handlers by (resource type, ``ws.op``), and how one call's arguments are read."""
 
-    def __init__(self, description: Description, store: Store, base: str) -> None:
+    def __init__(self, description: Description, store: Store) -> None:
         self.description = description
         self.store = store
-        #: The service's versioned root URL: links in arguments are below it.
-        self.base = base
         self._handlers: dict[tuple[str, str], Handler] = {}
 
     def resolve(self, owner: str, name: str) -> tuple[str, Method]:
@@ -76,28 +80,45 @@ class Operations:
         default = self._default(type_id, name, method)
         if default is not None:
             return default
-        raise Refused(
+        raise HTTPException(
             501, f"{type_id}.{name} has no handler in this fake: register one with "
             f"@fake.operation({type_id!r}, {name!r}).",
         )  # fmt: skip
 
     def _default(self, type_id: str, name: str, method: Method) -> Handler | None:
-        """``getBy<Field>``: a look-up by the one field the operation takes."""
+        """``getBy<Something>``: a look-up by the fields the operation takes."""
         info = self.description.schema.type_info(type_id)
-        if not (info.is_collection and name.startswith("getBy") and len(method.params) == 1):
+        if not (info.is_collection and name.startswith("getBy") and method.params):
             return None
-        field = method.params[0].name
+        fields = [param.name for param in method.params]
         entry_type = self.description.entry_type_of(type_id)
-        if field not in entry_type.info.fields:
+        if any(field not in entry_type.info.fields for field in fields):
             return None
 
         def look_up(target: Any, **arguments: Any) -> FakeEntry | None:
-            for entry in self.store.members(str(target)):
-                if entry.values.get(field) == arguments[field]:
+            collection = self.store.collection_path(str(target))
+            for entry in self.store.members(collection):
+                if all(entry.values.get(f) == arguments.get(f) for f in fields):
                     return entry
             return None
 
         return look_up
+
+    def result_shape(self, method: Method) -> tuple[ResultKind, str | None]:
+        """What the WADL says the operation answers, and the type of its entries if any."""
+        if method.response_header("Location") is not None:
+            return ResultKind.CREATED, None
+        info = self.description.schema.result_info(method)
+        if info is None:
+            return ResultKind.JSON, None
+        if info.is_collection:
+            return ResultKind.PAGE, info.entry_type
+        for rep in method.response_representations():
+            type_id = rep.href.rpartition("#")[2] if rep.href else rep.id or ""
+            type_id = type_id.removesuffix("-full")
+            if self.description.has_entry_type(type_id):
+                return ResultKind.ENTRY, type_id
+        return ResultKind.JSON, None
 
     def arguments(self, label: str, method: Method, raw: Mapping[str, list[str]]) -> dict[str, Any]:
         """The call's arguments by param name, every one checked; 400 listing each problem."""
@@ -117,12 +138,12 @@ class Operations:
                 continue
             try:
                 decoded = [self._decode(param, value) for value in values]
-            except Refused as refused:
-                problems.append(refused.message)
+            except HTTPException as problem:
+                problems.append(problem.message)
                 continue
             arguments[name] = decoded[0] if len(decoded) == 1 else decoded
         if problems:
-            raise Refused(400, "\n".join(problems))
+            raise HTTPException(400, "\n".join(problems))
         return arguments
 
     def _decode(self, param: Param, text: str) -> Any:
@@ -137,8 +158,6 @@ class Operations:
             value = text
         if param.type == "string" and not isinstance(value, str):
             value = text
-        if param.link is not None and param.link.resource_type is not None:
-            base = self.base
-            path = str(value)[len(base) :] if str(value).startswith(base) else value
-            return self.store.check_link(param.name, param.link.resource_type, path)
+        if param.link is not None:
+            return self.store.check_link(param.name, param.link.resource_type, value)
         return check_scalar(param.name, param, value)

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from datetime import date
 from typing import Any
+from urllib.parse import quote
 
 from wadlclient.schema import FieldKind
 from wadlclient.testing.description import Description
+from wadlclient.testing.errors import HTTPException
 from wadlclient.testing.store import FakeEntry
 
 __all__ = ["DEFAULT_PAGE_SIZE", "MAX_PAGE_SIZE", "Renderer", "etag_of"]
@@ -32,27 +35,48 @@ def etag_of(document: dict[str, Any]) -> str:
 class Renderer:
     """Builds documents with absolute links under ``base`` (``http://127.0.0.1:N/1.0/``)."""
 
-    def __init__(self, description: Description, base: str) -> None:
+    def __init__(
+        self,
+        description: Description,
+        base: str,
+        collections: Mapping[str, str],
+        root_paths: Mapping[str, str],
+    ) -> None:
         self.description = description
         self.base = base
+        #: top-level collection name -> its path; root entry link -> its fixed path (``me``)
+        self.collections = collections
+        self.root_paths = root_paths
         #: root entry links set by the test (``me``): name -> entry
         self.root_links: dict[str, FakeEntry] = {}
 
     def url(self, entry: FakeEntry) -> str:
-        return self.base + entry.path
+        return self.url_of(entry.path)
+
+    def url_of(self, path: str) -> str:
+        """The absolute URL of a path below the root, quoted as Launchpad's are."""
+        return self.base + quote(path, safe="/+:@!$&'()*,;=")
 
     def root(self) -> dict[str, Any]:
-        """Every link of the root's representation: collections by name, entry links if set."""
+        """Every link of the root's representation: collections, and entry links where set."""
         document: dict[str, Any] = {
             "resource_type_link": f"{self.base}#{self.description.root_type}"
         }
         for field in self.description.root.fields.values():
             if field.kind is FieldKind.COLLECTION:
-                document[field.key] = self.base + field.name
+                document[field.key] = self.url_of(self.collections.get(field.name, field.name))
             elif field.kind is FieldKind.ENTRY:
-                target = self.root_links.get(field.name)
-                document[field.key] = self.url(target) if target else self.base + field.name
+                document[field.key] = self.url_of(self.root_link_path(field.name))
         return document
+
+    def root_link_path(self, name: str) -> str:
+        """Where a root entry link leads: its fixed path (Launchpad's ``people/+me``), else
+        the entry the test set, else its own name (answered 404 until it is set)."""
+        fixed = self.root_paths.get(name)
+        if fixed is not None:
+            return fixed
+        target = self.root_links.get(name)
+        return target.path if target is not None else name
 
     def entry(self, entry: FakeEntry) -> dict[str, Any]:
         """The entry's JSON, ``http_etag`` included."""
@@ -97,3 +121,20 @@ class Renderer:
         if start > 0:
             document["prev_collection_link"] = page_url(max(0, start - size), size)
         return document
+
+    def json_value(self, value: Any) -> Any:
+        """A handler's plain value as JSON: entries as their representation (as lazr.restful's
+        encoder does), dates in ISO 8601; a value JSON cannot carry is a 500 naming it."""
+        if isinstance(value, FakeEntry):
+            return self.entry(value)
+        if isinstance(value, (list, tuple)):
+            return [self.json_value(item) for item in value]
+        if isinstance(value, dict):
+            return {str(key): self.json_value(item) for key, item in value.items()}
+        if isinstance(value, date):
+            return value.isoformat()
+        if value is None or isinstance(value, (str, int, float, bool)):
+            return value
+        raise HTTPException(
+            500, f"A handler returned {type(value).__name__} {value!r}, which JSON cannot carry."
+        )

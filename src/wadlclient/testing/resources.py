@@ -9,19 +9,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
 from wadlclient.schema import FieldKind
-from wadlclient.testing.description import META_FIELDS, Description, Refused, did_you_mean
+from wadlclient.testing.description import META_FIELDS, Description, did_you_mean
+from wadlclient.testing.errors import HTTPException
 from wadlclient.testing.operations import Operations
 from wadlclient.testing.render import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Renderer
+from wadlclient.testing.results import Result, ResultKind
 from wadlclient.testing.store import FakeEntry, Store
 
 __all__ = ["Answer", "Call", "Resources"]
 
 JSON = "application/json"
+_OAUTH_TOKEN = re.compile(r'oauth_token="([^"]*)"')
+#: What Launchpad answers an anonymous request for ``people/+me``.
+NOT_LOGGED_IN = "You need to be logged in to view this URL."
 
 
 @dataclass
@@ -41,6 +47,15 @@ class Call:
     def value(self, name: str) -> str | None:
         values = self.query.get(name) or self.form.get(name)
         return values[0] if values else None
+
+    @property
+    def anonymous(self) -> bool:
+        """Whether it is signed OAuth with an empty token: launchpadlib's ``login_anonymously``."""
+        auth = self.header("Authorization") or ""
+        if auth.split(" ", 1)[0] != "OAuth":
+            return False
+        token = _OAUTH_TOKEN.search(auth)
+        return token is None or token.group(1) == ""
 
 
 @dataclass
@@ -70,7 +85,7 @@ def _pairs(query: dict[str, list[str]], leaving: tuple[str, ...]) -> list[tuple[
 def _paging(call: Call) -> tuple[int, int]:
     start_text, size_text = call.value("ws.start") or "0", call.value("ws.size")
     if not start_text.isdigit() or (size_text is not None and not size_text.isdigit()):
-        raise Refused(400, "ws.start and ws.size must be non-negative integers.")
+        raise HTTPException(400, "ws.start and ws.size must be non-negative integers.")
     size = DEFAULT_PAGE_SIZE if size_text is None else max(1, int(size_text))
     return int(start_text), min(size, MAX_PAGE_SIZE)
 
@@ -92,38 +107,54 @@ class Resources:
         self.handler_errors: list[Exception] = []
 
     def answer(self, call: Call) -> Answer:
+        if call.anonymous and call.method not in ("GET", "HEAD"):
+            raise HTTPException(
+                401, f"Unauthorized: an anonymous session cannot {call.method} (log in first)."
+            )
         path = call.path
         if path == "":
             return json_answer(self.render.root())
-        if path in self.description.collections:
-            type_id = self.description.collections[path]
-            return self._collection(call, path, type_id, path)
+        collection = self.store.top_level.get(path)
+        if collection is not None:
+            type_id = self.description.collections[collection]
+            return self._collection(call, path, type_id, collection)
         entry = self.store.entries.get(path)
         if entry is not None:
             return self._entry(call, entry)
+        if path in self.render.root_paths.values():
+            return self._root_link(call, path)
         owner_path, _, name = path.rpartition("/")
         owner = self.store.entries.get(owner_path)
         if owner is not None:
             field_ = owner.type.info.fields.get(name)
             if field_ is not None and field_.kind is FieldKind.COLLECTION and field_.link_type:
-                return self._collection(call, path, field_.link_type, name)
+                return self._collection(call, path, field_.link_type, path)
             if field_ is not None and field_.kind is FieldKind.HOSTED_FILE:
                 return self._hosted_file(call, owner, name)
         raise self._not_found(path)
 
-    def _not_found(self, path: str) -> Refused:
+    def _root_link(self, call: Call, path: str) -> Answer:
+        """Launchpad's ``people/+me``: 401 when anonymous, else 303 to the person set as ``me``."""
+        name = next(n for n, fixed in self.render.root_paths.items() if fixed == path)
+        if call.anonymous and name == "me":
+            raise HTTPException(401, NOT_LOGGED_IN)
+        target = self.render.root_links.get(name)
+        if target is None:
+            raise HTTPException(
+                404, f"{name} is not set in this fake: fake.set_root_link({name!r}, entry)."
+            )
+        return Answer(303, headers={"Location": self.render.url(target)})
+
+    def _not_found(self, path: str) -> HTTPException:
         first = path.split("/")[0]
         root_fields = self.description.root.fields
         if first in root_fields and "/" not in path:
-            return Refused(
+            return HTTPException(
                 404, f"{first} is not set in this fake: fake.set_root_link({first!r}, entry)."
             )
-        hint = (
-            ""
-            if first in self.description.collections
-            else did_you_mean(first, self.description.collections)
-        )
-        return Refused(
+        collections = list(self.store.top_level)
+        hint = "" if first in collections else did_you_mean(first, collections)
+        return HTTPException(
             404, f"Object: <fake service>, name: {path!r}: nothing is seeded there{hint}."
         )
 
@@ -132,9 +163,9 @@ class Resources:
     def _collection(self, call: Call, path: str, type_id: str, label: str) -> Answer:
         name = call.value("ws.op")
         if name is not None:
-            return self._invoke(call, type_id, name, path, label)
+            return self._invoke(call, type_id, name, label)
         if call.method not in ("GET", "HEAD"):
-            raise Refused(405, f"{call.method} is not allowed on the collection {label}; "
+            raise HTTPException(405, f"{call.method} is not allowed on the collection {label}; "
                           "a POST needs ws.op.")  # fmt: skip
         self._no_stray_params(call, label)
         entry_type = self.description.entry_type_of(type_id)
@@ -150,56 +181,69 @@ class Resources:
 
         def page_url(at: int, per: int) -> str:
             query = urlencode([*others, ("ws.size", str(per)), ("ws.start", str(at))])
-            return f"{self.render.base}{call.path}?{query}"
+            return f"{self.render.url_of(call.path)}?{query}"
 
         return self.render.page(entries, start, size, type_id, page_url)
 
     def _no_stray_params(self, call: Call, label: str) -> None:
         stray = sorted(set(call.query) - {"ws.start", "ws.size", "ws.show"})
         if stray:
-            raise Refused(400, f"{label} takes no query parameter {stray[0]!r} without a ws.op.")
+            raise HTTPException(
+                400, f"{label} takes no query parameter {stray[0]!r} without a ws.op."
+            )
 
     # -- named operations ----------------------------------------------------
 
-    def _invoke(self, call: Call, type_id: str, name: str, target: Any, label: str) -> Answer:
+    def _invoke(self, call: Call, type_id: str, name: str, target: Any) -> Answer:
+        """Arguments checked, the handler called (the collection's name or the entry as
+        ``target``), its value served; what it raises (but HTTPException) is a 500."""
         method = self.description.schema.type_info(type_id).operations.get(name)
         if method is None:
             operations = self.description.schema.type_info(type_id).operations
-            raise Refused(400, f"No such operation: {name}" + did_you_mean(name, operations))
+            raise HTTPException(400, f"No such operation: {name}" + did_you_mean(name, operations))
         if method.name != call.method and not (method.name == "GET" and call.method == "HEAD"):
-            raise Refused(405, f"{type_id}.{name} is a {method.name} operation, not {call.method}.")
+            raise HTTPException(
+                405, f"{type_id}.{name} is a {method.name} operation, not {call.method}."
+            )
         raw = call.query if method.name == "GET" else {**call.query, **call.form}
         arguments = self.operations.arguments(f"{type_id}.{name}", method, raw)
         handler = self.operations.handler_for(type_id, name, method)
+        label = f"{type_id}.{name}"
         try:
-            result = handler(target, **arguments)
-        except Refused:
+            value = handler(target, **arguments)
+        except HTTPException:
             raise
         except Exception as error:
             self.handler_errors.append(error)
-            raise Refused(
-                500, f"The handler of {type_id}.{name} raised {type(error).__name__}: {error}"
+            raise HTTPException(
+                500, f"The handler of {label} raised {type(error).__name__}: {error}"
             ) from None
-        if method.response_header("Location") is not None:
-            if not isinstance(result, FakeEntry):
-                raise Refused(
-                    500, f"{type_id}.{name} is a factory: its handler must return an entry."
-                )
-            return Answer(201, headers={"Location": self.render.url(result)})
-        if isinstance(result, FakeEntry):
-            document = self.render.entry(result)
-            return json_answer(document, etag=document["http_etag"])
-        if isinstance(result, (list, tuple)):
-            entries = [e for e in result if isinstance(e, FakeEntry)]
+        kind, entry_type = self.operations.result_shape(method)
+        try:
+            return self._result(call, Result(label, kind, entry_type, value))
+        except HTTPException as problem:
+            if problem.status == 500:  # the value does not fit: the handler's mistake
+                self.handler_errors.append(TypeError(problem.message))
+            raise
+
+    def _result(self, call: Call, result: Result) -> Answer:
+        """The handler's value served as the WADL declares the operation's answer."""
+        kind, value = result.kind, result.checked(self.description)
+        if kind is ResultKind.CREATED:
+            return Answer(201, headers={"Location": self.render.url(value)})
+        if kind is ResultKind.PAGE:
             start, size = _paging(call)
-            type_of = entries[0].type_id if entries else type_id
-            page = self._page(call, entries, start, size, type_of)
+            type_of = result.entry_type or (value[0].type_id if value else "")
+            page = self._page(call, list(value), start, size, type_of)
             if self.total_size_link and isinstance(page, dict):
                 del page["total_size"]
                 query = urlencode([*_pairs(call.query, ("ws.show",)), ("ws.show", "total_size")])
-                page["total_size_link"] = f"{self.render.base}{call.path}?{query}"
+                page["total_size_link"] = f"{self.render.url_of(call.path)}?{query}"
             return json_answer(page)
-        return json_answer(result)
+        if isinstance(value, FakeEntry):
+            document = self.render.entry(value)
+            return json_answer(document, etag=document["http_etag"])
+        return json_answer(self.render.json_value(value))
 
     # -- hosted files ----------------------------------------------------------
 
@@ -208,7 +252,7 @@ class Resources:
         stored = entry.values.get(name)
         if call.method in ("GET", "HEAD"):
             if stored is None:
-                raise Refused(404, f"{entry.path} has no {name} file.")
+                raise HTTPException(404, f"{entry.path} has no {name} file.")
             media_type, data = stored
             etag = '"' + hashlib.sha1(data).hexdigest() + '"'
             if _matches(call.header("If-None-Match"), etag):
@@ -217,20 +261,20 @@ class Resources:
         if call.method == "PUT":
             media_type = call.header("Content-Type")
             if not media_type:
-                raise Refused(400, "PUT to a hosted file needs a Content-Type.")
+                raise HTTPException(400, "PUT to a hosted file needs a Content-Type.")
             self.store.change(entry, {name: (media_type, call.body)})
             return Answer(200)
         if call.method == "DELETE":
             self.store.change(entry, {name: None})
             return Answer(200)
-        raise Refused(405, f"{call.method} is not allowed on a hosted file.")
+        raise HTTPException(405, f"{call.method} is not allowed on a hosted file.")
 
     # -- entries -------------------------------------------------------------
 
     def _entry(self, call: Call, entry: FakeEntry) -> Answer:
         name = call.value("ws.op")
         if name is not None:
-            return self._invoke(call, entry.type_id, name, entry, entry.path)
+            return self._invoke(call, entry.type_id, name, entry)
         if call.method in ("GET", "HEAD"):
             document = self.render.entry(entry)
             etag = document["http_etag"]
@@ -243,31 +287,33 @@ class Resources:
         if call.method == "DELETE" and rtype is not None and rtype.method("DELETE") is not None:
             self.store.delete(entry)
             return Answer(200)
-        raise Refused(405, f"{call.method} is not allowed on a {entry.type_id} in the WADL.")
+        raise HTTPException(405, f"{call.method} is not allowed on a {entry.type_id} in the WADL.")
 
     def _patch(self, call: Call, entry: FakeEntry) -> Answer:
         """Checked whole before anything changes: a 400 lists every refused field."""
         content_type = (call.header("Content-Type") or "").split(";")[0].strip()
         if content_type != JSON:
-            raise Refused(415, f"PATCH needs a JSON body (Content-Type: {JSON}).")
+            raise HTTPException(415, f"PATCH needs a JSON body (Content-Type: {JSON}).")
         current = self.render.entry(entry)
         if_match = call.header("If-Match")
         if if_match is not None and not _matches(if_match, current["http_etag"]):
-            raise Refused(412, "The entry has changed since you fetched it (If-Match failed).")
+            raise HTTPException(
+                412, "The entry has changed since you fetched it (If-Match failed)."
+            )
         try:
             changes = json.loads(call.body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            raise Refused(400, "The body is not valid JSON.") from None
+            raise HTTPException(400, "The body is not valid JSON.") from None
         if not isinstance(changes, dict):
-            raise Refused(400, "The body must be a JSON object of the fields to change.")
+            raise HTTPException(400, "The body must be a JSON object of the fields to change.")
         fields, problems = self._changes(entry, current, changes)
         if not problems:
             try:
                 self.store.change(entry, fields)
-            except Refused as refused:
-                problems.append(refused.message)
+            except HTTPException as problem:
+                problems.append(problem.message)
         if problems:
-            raise Refused(400, "\n".join(sorted(problems)))
+            raise HTTPException(400, "\n".join(sorted(problems)))
         document = self.render.entry(entry)
         return json_answer(document, 209, document["http_etag"])
 
@@ -288,10 +334,6 @@ class Resources:
                 continue
             elif key in META_FIELDS or key not in writable:
                 problems.append(f"{key}: You tried to modify a read-only attribute.")
-            elif field_.kind is FieldKind.ENTRY:
-                base = self.render.base
-                text = str(value) if value is not None else None
-                fields[field_.name] = text[len(base) :] if text and text.startswith(base) else text
             else:
                 fields[field_.name] = value
         return fields, problems

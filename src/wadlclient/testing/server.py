@@ -12,9 +12,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from wadlclient.testing.description import Refused
+from wadlclient.testing.errors import HTTPException
 from wadlclient.testing.journal import FakeJournal, Served
 from wadlclient.testing.resources import Answer, Call, Resources
+from wadlclient.testing.wadls import LAUNCHPAD_VERSIONS
 
 __all__ = ["FakeServer", "LoopbackHTTPServer"]
 
@@ -38,10 +39,13 @@ class LoopbackHTTPServer(ThreadingHTTPServer):
 class FakeServer:
     """Serves ``resources`` (and the WADL at the root) under ``/<version>/`` on 127.0.0.1."""
 
-    def __init__(self, version_path: str, wadl: bytes, journal: FakeJournal) -> None:
+    def __init__(
+        self, version_path: str, wadl: bytes, journal: FakeJournal, *, launchpad: bool = False
+    ) -> None:
         self.version_path = version_path
         self.wadl = wadl
         self.journal = journal
+        self.launchpad = launchpad
         self.resources: Resources | None = None
         self._server = LoopbackHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self.port = int(self._server.server_address[1])
@@ -71,11 +75,27 @@ class FakeServer:
         try:
             with self.resources.store.lock:
                 return self.resources.answer(call)
-        except Refused as refused:
-            return Answer(refused.status, (refused.message + "\n").encode("utf-8"))
+        except HTTPException as problem:
+            return Answer(problem.status, (problem.message + "\n").encode("utf-8"))
 
 
-def _read_call(handler: BaseHTTPRequestHandler, version_path: str) -> Call | Answer:
+def _wrong_version(server: FakeServer, path: str) -> Answer:
+    """A 404 naming the version asked for and the one served, never another version's root."""
+    serves = server.version_path.strip("/")
+    asked = path.strip("/").split("/")[0]
+    if server.launchpad and asked in LAUNCHPAD_VERSIONS:
+        make = f"make the fake from launchpad_wadl({asked!r})"
+    else:
+        make = "make the fake from that version's WADL"
+    message = (
+        f"This fake serves version {serves!r} ({server.version_path}) only; the code under "
+        f"test asked for {path!r}. To test it, {make}; or log in with version={serves!r}.\n"
+    )
+    return Answer(404, message.encode("utf-8"))
+
+
+def _read_call(handler: BaseHTTPRequestHandler, server: FakeServer) -> Call | Answer:
+    version_path = server.version_path
     split = urlsplit(handler.path)
     headers = {name.lower(): value for name, value in handler.headers.items()}
     length_text = headers.get("content-length", "0") or "0"
@@ -87,7 +107,7 @@ def _read_call(handler: BaseHTTPRequestHandler, version_path: str) -> Call | Ans
         )
     body = handler.rfile.read(int(length_text)) if int(length_text) else b""
     if not split.path.startswith(version_path):
-        return Answer(404, f"The fake serves {version_path} only, not {split.path!r}.\n".encode())
+        return _wrong_version(server, split.path)
     path = unquote(split.path[len(version_path) :]).rstrip("/")
     query = parse_qs(split.query, keep_blank_values=True)
     call = Call(handler.command, path, query, headers, body)
@@ -124,7 +144,7 @@ def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
         disable_nagle_algorithm = True
 
         def _serve(self) -> None:
-            read = _read_call(self, server.version_path)
+            read = _read_call(self, server)
             if isinstance(read, Answer):
                 answer = read
                 message = answer.body.decode("utf-8", "replace").strip()

@@ -1,12 +1,13 @@
 """`FakeService`: a lazr.restful-dialect service made from any WADL, on loopback HTTP.
 
-    with FakeService(Path("launchpad-devel.wadl")) as fake:
+    with FakeService(launchpad_wadl()) as fake:
         ada = fake.add("people", name="ada", display_name="Ada Lovelace")
         ...  # code under test reaches fake.service_root
 
 The WADL is served as is, its base moved to the fake; the JSON is made
 from wadlclient's reading of it (`wadlclient.schema`), so whatever the
-WADL does not describe is refused on the wire.
+WADL does not describe is refused on the wire. The model of a WADL is
+read once per process (`schema_for`): a second fake of it starts at once.
 """
 
 from __future__ import annotations
@@ -18,15 +19,22 @@ from types import TracebackType
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from wadlclient.schema import Schema
-from wadlclient.testing.description import Description, Refused
+from wadlclient.schema import schema_for
+from wadlclient.testing.description import Description
+from wadlclient.testing.errors import HTTPException
 from wadlclient.testing.journal import FakeJournal
 from wadlclient.testing.operations import Handler, Operations
+from wadlclient.testing.paths import PathRule
 from wadlclient.testing.render import Renderer
 from wadlclient.testing.resources import Resources
 from wadlclient.testing.server import FakeServer
-from wadlclient.testing.store import LAUNCHPAD_PATHS, FakeEntry, Store
-from wadlclient.wadl import parse_wadl
+from wadlclient.testing.shapes import (
+    LAUNCHPAD_COLLECTIONS,
+    LAUNCHPAD_PATHS,
+    LAUNCHPAD_ROOT_LINKS,
+    is_launchpad,
+)
+from wadlclient.testing.store import FakeEntry, Layout, Store
 
 __all__ = ["FakeService"]
 
@@ -38,41 +46,58 @@ _BASE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?resources\b[^>]*?\bbase=\"([^\"]+)\
 class FakeService:
     """A fake of the service ``wadl`` describes, listening on 127.0.0.1 (an ephemeral port).
 
-    ``entry_paths`` says where the entries of a top-level collection live,
-    as a template of their fields (``{"people": "~{name}"}``); by default
-    Launchpad's (`LAUNCHPAD_PATHS`), else ``<collection>/<name>`` or
-    ``<collection>/<id>`` (an id is numbered from 1 when not given).
+    It serves the one version its WADL describes, at ``/<version>/``; a
+    request for another version is a 404 naming both. Entries live where
+    a path rule of their collection or type puts them (`wadlclient.testing.paths`):
+    for a WADL of Launchpad's, where Launchpad keeps them
+    (`wadlclient.testing.shapes`: ``~ada``, ``~ada/+snap/frob``,
+    ``bugs/1``); else ``<collection>/<name>`` or ``<collection>/<id>``.
+    ``entry_paths`` adds rules, or replaces Launchpad's, by collection
+    name or entry type (``{"recipes": "recipes/{id}"}``).
     """
 
     def __init__(
-        self, wadl: bytes | str | Path, *, entry_paths: Mapping[str, str] = LAUNCHPAD_PATHS
+        self, wadl: bytes | str | Path, *, entry_paths: Mapping[str, PathRule] | None = None
     ) -> None:
         content = wadl if isinstance(wadl, bytes) else Path(wadl).read_bytes()
         found = _BASE.search(content)
         if found is None:
             raise ValueError("this WADL has no <resources base=...>: a fake cannot serve it")
         original = found.group(1)
-        version_path = urlsplit(original.decode("utf-8")).path or "/"
-        if not version_path.endswith("/"):
-            version_path += "/"
+        #: The versioned root the WADL was published at: the service this fake stands in for.
+        self.published_base = original.decode("utf-8")
+        if not self.published_base.endswith("/"):
+            self.published_base += "/"
+        #: Whether the WADL is Launchpad's (its base on one of Launchpad's hosts).
+        self.launchpad = is_launchpad(self.published_base)
+        version_path = urlsplit(self.published_base).path or "/"
         self.journal = FakeJournal()
-        self._server = FakeServer(version_path, b"", self.journal)
+        self._server = FakeServer(version_path, b"", self.journal, launchpad=self.launchpad)
         try:
             #: The host root (``http://127.0.0.1:N/``), and the versioned root below it.
             self.service_root = f"http://127.0.0.1:{self._server.port}/"
             self.base = self.service_root.rstrip("/") + version_path
             self.version = version_path.strip("/")
             self._server.wadl = content.replace(original, self.base.encode("utf-8"))
-            self.description = Description(Schema(parse_wadl(self._server.wadl, self.base)))
-            self.store = Store(self.description, entry_paths)
-            self._render = Renderer(self.description, self.base)
-            self._operations = Operations(self.description, self.store, self.base)
+            self.description = Description(schema_for(content, self.published_base, None))
+            self.store = Store(self.description, self._layout(entry_paths))
+            root_paths = LAUNCHPAD_ROOT_LINKS if self.launchpad else {}
+            self._render = Renderer(
+                self.description, self.base, self.store.layout.collections, root_paths
+            )
+            self._operations = Operations(self.description, self.store)
             self._server.resources = Resources(
                 self.description, self.store, self._render, self._operations
             )
         except BaseException:
             self._server.stop()
             raise
+
+    def _layout(self, entry_paths: Mapping[str, PathRule] | None) -> Layout:
+        rules: dict[str, PathRule] = dict(LAUNCHPAD_PATHS) if self.launchpad else {}
+        rules.update(entry_paths or {})
+        collections = LAUNCHPAD_COLLECTIONS if self.launchpad else {}
+        return Layout(rules, collections, (self.base, self.published_base))
 
     # -- lifetime ------------------------------------------------------------
 
@@ -97,15 +122,26 @@ class FakeService:
 
     # -- seeding -------------------------------------------------------------
 
-    def add(self, collection: str, **fields: Any) -> FakeEntry:
-        """A new entry of a top-level collection; a field the WADL does not list is a ValueError."""
-        return _seeding(lambda: self.store.add(collection, fields))
+    def add(self, collection: str, *, self_link: str | None = None, **fields: Any) -> FakeEntry:
+        """A new entry of a top-level collection (``"snaps"``), or of an entry type that
+        none lists (``"snap_build_request"``); a field the WADL does not list is a ValueError.
+
+        ``self_link``: where it lives (``"~ada/+snap/frob"``, ``"/~ada/+snap/frob"`` or
+        a URL below the root), in place of its path rule.
+        """
+        return _seeding(lambda: self.store.add(collection, fields, self_link))
 
     def add_to(
-        self, parent: FakeEntry, collection: str, entry: FakeEntry | None = None, **fields: Any
+        self,
+        parent: FakeEntry,
+        collection: str,
+        entry: FakeEntry | None = None,
+        *,
+        self_link: str | None = None,
+        **fields: Any,
     ) -> FakeEntry:
         """An entry of ``parent``'s scoped collection (``bug_tasks``): ``entry`` or a new one."""
-        return _seeding(lambda: self.store.add_to(parent, collection, entry, fields))
+        return _seeding(lambda: self.store.add_to(parent, collection, entry, fields, self_link))
 
     def change(self, entry: FakeEntry, **fields: Any) -> None:
         """Change an entry behind the clients' backs: its ETag changes (a stale PATCH: 412)."""
@@ -133,7 +169,8 @@ class FakeService:
 
     @property
     def handler_errors(self) -> list[Exception]:
-        """What operation handlers raised (each was answered 500 naming it), oldest first."""
+        """What operation handlers raised, or returned that their WADL does not allow
+        (each answered 500 naming it), oldest first; the pytest fixture re-raises the first."""
         assert self._server.resources is not None
         return self._server.resources.handler_errors
 
@@ -160,5 +197,5 @@ def _seeding(action: Callable[[], T]) -> T:
     """A refusal while seeding as a ValueError: the test's own mistake, at its own line."""
     try:
         return action()
-    except Refused as refused:
-        raise ValueError(refused.message) from None
+    except HTTPException as problem:
+        raise ValueError(problem.message) from None

@@ -2,37 +2,41 @@
 
 Every value goes through the same checks whether a test seeds it or a
 client PATCHes it (`Store.check_fields`), so a seed the real service could
-never hold fails at once, naming the field.
+never hold fails at once, naming the field. Where an entry lives comes
+from its type's path rule (`wadlclient.testing.paths`), or ``self_link``.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
-from typing import Any
-from urllib.parse import quote
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from wadlclient.schema import FieldKind
 from wadlclient.testing.description import (
     META_FIELDS,
     Description,
     EntryType,
-    Refused,
     check_scalar,
     did_you_mean,
 )
+from wadlclient.testing.errors import HTTPException
+from wadlclient.testing.links import path_of_link
+from wadlclient.testing.paths import PathRule, PathSource, first_missing, path_from
 
-__all__ = ["FakeEntry", "Store"]
+__all__ = ["FakeEntry", "Layout", "Store"]
 
-#: Where Launchpad keeps the entries of its key-addressed collections
-#: (what launchpadlib's ``lp.people["ada"]`` and ``lp.bugs[1]`` ask for).
-LAUNCHPAD_PATHS: Mapping[str, str] = {
-    "people": "~{name}",
-    "bugs": "bugs/{id}",
-    "distributions": "{name}",
-    "projects": "{name}",
-    "project_groups": "{name}",
-}
+
+class Layout(NamedTuple):
+    """Where things live: path rules (by entry type or collection), collections' paths, bases.
+
+    ``bases`` are the versioned roots a link may be absolute under (the
+    fake's own, and the WADL's published one).
+    """
+
+    rules: Mapping[str, PathRule]
+    collections: Mapping[str, str]
+    bases: Sequence[str]
 
 
 def _hosted_file(name: str, value: Any) -> tuple[str, bytes] | None:
@@ -48,7 +52,7 @@ def _hosted_file(name: str, value: Any) -> tuple[str, bytes] | None:
         and isinstance(value[1], bytes)
     ):
         return value[0], value[1]
-    raise Refused(400, f"{name}: a hosted file is bytes or (media type, bytes).")
+    raise HTTPException(400, f"{name}: a hosted file is bytes or (media type, bytes).")
 
 
 class FakeEntry:
@@ -79,25 +83,31 @@ class FakeEntry:
 class Store:
     """Entries by path, top-level and scoped collections; one lock for all of it."""
 
-    def __init__(self, description: Description, paths: Mapping[str, str]) -> None:
+    def __init__(self, description: Description, layout: Layout) -> None:
         self.description = description
-        self.paths = dict(paths)
+        self.layout = layout
         self.lock = threading.RLock()
         self.entries: dict[str, FakeEntry] = {}
         #: collection path ("people", "~ada/members") -> its entries, in order
         self.collections: dict[str, list[FakeEntry]] = {}
+        #: collection path -> its top-level collection's name
+        self.top_level = {layout.collections.get(n, n): n for n in description.collections}
         self._counters: dict[str, int] = {}
+
+    def collection_path(self, name: str) -> str:
+        """Where the top-level collection ``name`` is served (Launchpad's ``snaps``: ``+snaps``)."""
+        return self.layout.collections.get(name, name)
 
     # -- checks --------------------------------------------------------------
 
     def check_fields(self, entry_type: EntryType, fields: Mapping[str, Any]) -> dict[str, Any]:
-        """Field name -> value, each checked against the WADL; Refused naming the first bad one."""
+        """Field name -> value, each checked against the WADL; a 400 names the first bad one."""
         checked: dict[str, Any] = {}
         known = entry_type.info.fields
         for name, value in fields.items():
             field = known.get(name)
             if field is None or field.key in META_FIELDS:
-                raise Refused(
+                raise HTTPException(
                     400, f"{name}: You tried to modify a nonexistent attribute"
                     f" of {entry_type.id}" + did_you_mean(name, entry_type.field_names()) + ".",
                 )  # fmt: skip
@@ -106,38 +116,59 @@ class Store:
             elif field.kind is FieldKind.HOSTED_FILE:
                 checked[name] = _hosted_file(name, value)
             elif field.kind is FieldKind.COLLECTION:
-                raise Refused(400, f"{name}: a collection; fill it with add_to(), not a value.")
+                raise HTTPException(
+                    400, f"{name}: a collection; fill it with add_to(), not a value."
+                )
             else:
                 checked[name] = check_scalar(name, entry_type.params.get(field.key), value)
         return checked
 
     def check_link(self, where: str, link_type: str | None, value: Any) -> FakeEntry | None:
-        """The entry a link names (an entry, or its URL path); Refused for another type."""
+        """The entry a link names: an entry, an absolute URL, ``/path``; 400 as lazr.restful's."""
         if value is None:
             return None
-        target = value if isinstance(value, FakeEntry) else self.entries.get(str(value))
+        if isinstance(value, FakeEntry):
+            target: FakeEntry | None = value
+        elif not isinstance(value, str):
+            raise HTTPException(
+                400, f"{where}: got '{type(value).__name__}', expected string: {value!r}"
+            )
+        else:
+            path = path_of_link(value, self.layout.bases)
+            target = self.entries.get(path) if path is not None else None
         if target is None or target.deleted:
-            raise Refused(400, f"{where}: {value!r} is not an entry of this service.")
+            raise HTTPException(400, f'{where}: No such object "{value}".')
         if link_type and not self.description.conforms(target.type_id, link_type):
-            raise Refused(
+            raise HTTPException(
                 400, f"{where}: expected a link to a {link_type}, not a {target.type_id}."
             )
         return target
 
     # -- seeding -------------------------------------------------------------
 
-    def add(self, collection: str, fields: Mapping[str, Any]) -> FakeEntry:
-        """A new entry of a top-level collection."""
-        entry_type = self.description.entry_type_of(self.description.collection_type(collection))
-        return self._create(entry_type, collection, self.paths.get(collection), fields)
+    def add(
+        self, collection: str, fields: Mapping[str, Any], self_link: str | None = None
+    ) -> FakeEntry:
+        """A new entry of a top-level collection, or of an entry type no collection lists."""
+        described = self.description
+        if collection not in described.collections and described.has_entry_type(collection):
+            return self._create(described.entry_type(collection), None, None, fields, self_link)
+        entry_type = described.entry_type_of(described.collection_type(collection))
+        where = self.collection_path(collection)
+        return self._create(entry_type, (collection, where), None, fields, self_link)
 
     def add_to(
-        self, parent: FakeEntry, name: str, entry: FakeEntry | None, fields: Mapping[str, Any]
+        self,
+        parent: FakeEntry,
+        name: str,
+        entry: FakeEntry | None,
+        fields: Mapping[str, Any],
+        self_link: str | None = None,
     ) -> FakeEntry:
         """An entry in a scoped collection (``bug.bug_tasks``): an existing one, or a new one."""
         field = parent.type.info.fields.get(name)
         if field is None or field.kind is not FieldKind.COLLECTION or field.link_type is None:
-            raise Refused(
+            raise HTTPException(
                 400, f"{parent.type_id} has no collection {name!r}"
                 + did_you_mean(name, parent.type.info.names(FieldKind.COLLECTION)),
             )  # fmt: skip
@@ -145,51 +176,82 @@ class Store:
         where = f"{parent.path}/{name}"
         with self.lock:
             if entry is None:
-                entry = self._create(entry_type, where, None, fields, listed=False)
+                entry = self._create(entry_type, None, (parent, name), fields, self_link)
             elif entry.type_id != entry_type.id:
-                raise Refused(400, f"{where} holds {entry_type.id} entries, not {entry.type_id}.")
+                raise HTTPException(
+                    400, f"{where} holds {entry_type.id} entries, not {entry.type_id}."
+                )
             self.collections.setdefault(where, []).append(entry)
         return entry
 
     def _create(
         self,
         entry_type: EntryType,
-        collection: str,
-        template: str | None,
+        listed_in: tuple[str, str] | None,
+        scope: tuple[FakeEntry, str] | None,
         fields: Mapping[str, Any],
-        *,
-        listed: bool = True,
+        self_link: str | None,
     ) -> FakeEntry:
+        """Checked values, an id if the type has one, a path; listed in its collection."""
         with self.lock:
             values = self.check_fields(entry_type, fields)
-            number = self._counters.get(collection, 0) + 1
-            self._counters[collection] = number
+            number = self._counters.get(entry_type.id, 0) + 1
             if "id" in entry_type.info.fields and values.get("id") is None:
                 values["id"] = number
-            key_values = {k: quote(str(v), safe="") for k, v in values.items()}
-            if template is None:
-                template = f"{collection}/" + self._default_template(values)
-            try:
-                path = template.format(n=number, **key_values)
-            except KeyError as missing:
-                raise Refused(
-                    400, f"{collection} entries need {missing} (their URL is {template!r})."
-                ) from None
-            if path in self.entries:
-                raise Refused(409, f"An entry already lives at {path!r}: give it another key.")
+            source = PathSource(values, scope[0] if scope else None, number)
+            if self_link is not None:
+                path = self._explicit_path(self_link)
+            else:
+                path = self._path_for(entry_type, listed_in, scope, source)
+            if path in self.entries or path in self.top_level:
+                raise HTTPException(
+                    409, f"An entry already lives at {path!r}: give it another key or self_link."
+                )
+            self._counters[entry_type.id] = number
             entry = FakeEntry(entry_type, path, values)
             self.entries[path] = entry
-            if listed:
-                self.collections.setdefault(collection, []).append(entry)
+            if listed_in is not None:
+                self.collections.setdefault(listed_in[1], []).append(entry)
         return entry
 
-    @staticmethod
-    def _default_template(values: Mapping[str, Any]) -> str:
-        """``{name}`` when the entry has a name, else ``{id}``, else its number."""
-        for key in ("name", "id"):
-            if values.get(key) is not None:
-                return "{" + key + "}"
-        return "{n}"
+    def _explicit_path(self, self_link: str) -> str:
+        path = path_of_link(self_link, self.layout.bases)
+        if path is None and "://" not in self_link:
+            path = self_link.strip("/")
+        if not path:
+            raise HTTPException(
+                400, f"self_link {self_link!r} is not a path or URL below the service root."
+            )
+        return path
+
+    def _path_for(
+        self,
+        entry_type: EntryType,
+        listed_in: tuple[str, str] | None,
+        scope: tuple[FakeEntry, str] | None,
+        source: PathSource,
+    ) -> str:
+        """The path the layout's rule gives (by collection name, then type), else a default."""
+        rules = self.layout.rules
+        rule = rules.get(listed_in[0]) if listed_in is not None else None
+        if rule is None:
+            rule = rules.get(entry_type.id)
+        if rule is not None:
+            path = path_from(rule, source)
+            if path is not None:
+                return path
+            if scope is None:
+                raise HTTPException(
+                    400, f"{entry_type.id} entries need {first_missing(rule, source)} to make "
+                    "their URL (or give self_link=)",
+                )  # fmt: skip
+        values = source.values
+        key = next((values[k] for k in ("name", "id") if values.get(k) is not None), source.number)
+        if scope is not None:
+            return f"{scope[0].path}/{scope[1]}/{key}"
+        if listed_in is not None:
+            return f"{listed_in[1]}/{key}"
+        return f"{entry_type.id}/{source.number}"
 
     # -- changes -------------------------------------------------------------
 

@@ -1,20 +1,42 @@
-"""Launchpad's WADL, shipped with the testing kit, so that a fake Launchpad needs no download.
+"""Launchpad's published WADL, every API version, shipped: a fake Launchpad needs no download.
 
-It is the devel WADL `wadlclient.launchpad` is generated from, stored
-gzip-compressed (1.5 MB as XML, 135 KB as shipped).
+What ``https://api.launchpad.net/<version>/`` serves for
+``Accept: application/vnd.sun.wadl+xml``, stored gzip-compressed
+(devel: 2.2 MB as XML, 188 KB as shipped). Only devel describes what
+modern tools use (snap, charm and rock recipes, ``git_repositories.new``,
+``issueAccessToken``); 1.0 and beta are for code that logs in with them.
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 from importlib import resources
 
-__all__ = ["launchpad_wadl"]
+__all__ = ["LAUNCHPAD_VERSIONS", "launchpad_wadl"]
 
-_FILE = "launchpad-devel.wadl.gz"
+#: The versions of Launchpad's API whose WADL ships with the kit, newest first.
+LAUNCHPAD_VERSIONS = ("devel", "beta", "1.0")
 
 
-def launchpad_wadl() -> bytes:
-    """Launchpad's devel WADL, as the service publishes it: ``FakeService(launchpad_wadl())``."""
-    packed = (resources.files("wadlclient.testing") / "data" / _FILE).read_bytes()
-    return gzip.decompress(packed)
+def launchpad_wadl(version: str = "devel") -> bytes:
+    """Launchpad's WADL of one API version, as the service publishes it.
+
+    ``FakeService(launchpad_wadl())`` is a fake of the devel API;
+    ``launchpad_wadl("1.0")`` for code that logs in with ``version="1.0"``
+    (launchpadlib's own default). Another version is a ValueError naming
+    the known ones.
+    """
+    if version not in LAUNCHPAD_VERSIONS:
+        raise ValueError(
+            f"no Launchpad WADL for version {version!r}: the kit ships "
+            + ", ".join(repr(known) for known in LAUNCHPAD_VERSIONS)
+        )
+    return _read(version)
+
+
+@functools.cache
+def _read(version: str) -> bytes:
+    """The decompressed file, read once per process (bytes are immutable)."""
+    packed = resources.files("wadlclient.testing") / "data" / f"launchpad-{version}.wadl.gz"
+    return gzip.decompress(packed.read_bytes())

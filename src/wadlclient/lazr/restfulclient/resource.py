@@ -41,6 +41,7 @@ from wadlclient.objects import (
     session_of,
     url_of,
 )
+from wadlclient.objects.addresses import rewritten_address
 from wadlclient.objects.hosted import check_open_arguments
 from wadlclient.schema import SUN_WADL_MEDIA_TYPE, Schema, schema_for
 
@@ -264,7 +265,7 @@ class ServiceRoot(_objects.ServiceRoot):
         base_client_name: str = "",
         max_retries: int = Browser.MAX_RETRIES,
     ) -> None:
-        self._root_uri = RootURI(self.root_url_for(str(service_root), version))
+        self._root_uri = RootURI(rewritten_address(self.root_url_for(str(service_root), version)))
         self._base_client_name = base_client_name
         engine_cache, factory_cache = _caches(cache)
         without_renewal(self, authorizer)
