@@ -97,6 +97,8 @@ class BuildFarm:
                 where = "name and owner" if collection == "snaps" else "project, owner, and name"
                 raise HTTPException(400, f"There is already a {noun} with the same {where}.")
             processors = fields.pop("processors", None) or []
+            if collection == "snaps":
+                fields.pop("project", None)  # Launchpad keeps it, the devel WADL shows no field
             recipe = fake.add(collection, owner=owner, name=name, registrant=owner, **fields)
             self.recipes.setdefault(collection, []).append(recipe)
             self.processors[recipe.path] = [link.rsplit("/", 1)[-1] for link in processors]

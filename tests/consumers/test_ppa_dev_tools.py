@@ -11,6 +11,7 @@ its library does not.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -124,11 +125,11 @@ def test_a_ppa_is_created_published_and_given_architectures_and_a_description(
     assert (archive["description"], archive["publish"]) == ("Frob builds, nightly", False)
     [create] = fake_launchpad.journal.operations("createPPA")
     assert (create.path, create.status) == ("~ada", 201)
-    patches = [(s.path, s.body, s.status) for s in fake_launchpad.journal.requests("PATCH")]
-    assert patches == [
-        ("~ada", b"{}", 209),
-        ("~ada/+archive/ubuntu/frob", b'{"publish": false}', 209),
-        ("~ada/+archive/ubuntu/frob", b'{"description": "Frob builds, nightly"}', 209),
+    patches = fake_launchpad.journal.requests("PATCH")
+    assert [(s.path, json.loads(s.body), s.status) for s in patches] == [
+        ("~ada", {}, 209),
+        ("~ada/+archive/ubuntu/frob", {"publish": False}, 209),
+        ("~ada/+archive/ubuntu/frob", {"description": "Frob builds, nightly"}, 209),
     ]
 
 
