@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from craft_application import launchpad as craft
 from craft_application.launchpad import models
+from craft_cli import EmitterMode, emit
 
 from wadlclient.testing import FakeEntry, FakeService, Served
 
@@ -27,6 +29,15 @@ from .on_wadlclient import run_module_on_wadlclient
 from .recipes import BUILDING, BUILT, CANCELLED, CANCELLING, FAILED, PENDING, BuildFarm
 
 GIT_REF = "/~ada/frobnicator/+git/frob/+ref/main"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def emitter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """craft-cli's messages, started once a process as a craft application starts them."""
+    log = tmp_path_factory.mktemp("craft") / "snapcraft.log"
+    emit.init(EmitterMode.QUIET, "snapcraft", "Starting snapcraft", log_filepath=log)
+    yield
+    emit.ended_ok()
 
 
 @pytest.fixture
