@@ -320,7 +320,7 @@ class Resources:
     def _changes(
         self, entry: FakeEntry, current: dict[str, Any], changes: dict[str, Any]
     ) -> tuple[dict[str, Any], list[str]]:
-        """Field name -> new value (links as paths), and a message per refused key."""
+        """Field name -> new value (links as entries), and a message per refused key."""
         by_key = {f.key: f for f in entry.type.info.fields.values()}
         writable = entry.type.info.writable or frozenset()
         fields: dict[str, Any] = {}
@@ -334,6 +334,11 @@ class Resources:
                 continue
             elif key in META_FIELDS or key not in writable:
                 problems.append(f"{key}: You tried to modify a read-only attribute.")
+            elif field_.kind is FieldKind.ENTRY:
+                try:
+                    fields[field_.name] = self.store.check_link(key, field_.link_type, value)
+                except HTTPException as problem:
+                    problems.append(problem.message)
             else:
                 fields[field_.name] = value
         return fields, problems

@@ -51,7 +51,7 @@ class Result(NamedTuple):
             return value
         if not fits:
             raise HTTPException(
-                500, f"{self.label} answers {self._wanted()} (its WADL says so), "
+                500, f"{self.label}: its WADL says it answers {self._wanted()}, "
                 f"but its handler returned {_shown(value)}.",
             )  # fmt: skip
         return value

@@ -151,10 +151,14 @@ class FakeService:
         self.store.delete(entry)
 
     def set_root_link(self, name: str, entry: FakeEntry) -> None:
-        """What a link of the root (Launchpad's ``me``) points at."""
+        """What a link of the root points at: for Launchpad's ``me``, the person
+        ``people/+me`` redirects a logged-in session to."""
         if name not in self.description.root.fields:
             raise ValueError(f"the root of this WADL has no link {name!r}")
         self._render.root_links[name] = entry
+        fixed = self._render.root_paths.get(name)
+        if fixed is not None:
+            self.store.redirects[fixed] = entry
 
     @property
     def total_size_link(self) -> bool:

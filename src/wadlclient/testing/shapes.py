@@ -131,7 +131,7 @@ LAUNCHPAD_PATHS: Mapping[str, PathRule] = MappingProxyType(
         "milestone": "{target}/+milestone/{name}",
         "bug_task": ("{target}/+bug/{bug.id}", "{target}/+bug/{parent.id}"),
         "question": "{target}/+question/{id}",
-        "team_membership": ("{team}/+member/{person.name}", "{parent}/+member/{person.name}"),
+        "team_membership": ("{team}/+member/{member.name}", "{parent}/+member/{member.name}"),
         "archive": _archive,
         "source_package_publishing_history": _inside("archive", "+sourcepub"),
         "binary_package_publishing_history": _inside("archive", "+binarypub"),

@@ -92,6 +92,9 @@ class Store:
         self.collections: dict[str, list[FakeEntry]] = {}
         #: collection path -> its top-level collection's name
         self.top_level = {layout.collections.get(n, n): n for n in description.collections}
+        #: paths that redirect to an entry (Launchpad's ``people/+me``): a link to one
+        #: names the entry, as Launchpad's ``RedirectionView.context`` makes it
+        self.redirects: dict[str, FakeEntry] = {}
         self._counters: dict[str, int] = {}
 
     def collection_path(self, name: str) -> str:
@@ -135,7 +138,9 @@ class Store:
             )
         else:
             path = path_of_link(value, self.layout.bases)
-            target = self.entries.get(path) if path is not None else None
+            target = None
+            if path is not None:
+                target = self.entries.get(path) or self.redirects.get(path)
         if target is None or target.deleted:
             raise HTTPException(400, f'{where}: No such object "{value}".')
         if link_type and not self.description.conforms(target.type_id, link_type):
