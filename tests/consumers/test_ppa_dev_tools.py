@@ -195,11 +195,12 @@ def test_published_sources_are_listed_by_status(
     the_ppa = PpaGroup(service=lp, name="ada").create("frob")
     noble = fake_launchpad.add_to(archives.ubuntu, "series", name="noble", version="24.04")
     for n, (version, status) in enumerate([("1.0-1", "Published"), ("1.1-1", "Pending")], 1):
-        source = fake_launchpad.add_entry(
-            "source_package_publishing_history", path=f"~ada/+archive/ubuntu/frob/+sourcepub/{n}",
+        source = fake_launchpad.add(
+            "source_package_publishing_history", archive=archives.ppas_of(ada)[0],
             source_package_name="frob", source_package_version=version, status=status,
             distro_series=noble,
         )  # fmt: skip
+        assert source.path == f"~ada/+archive/ubuntu/frob/+sourcepub/{n}"
         archives.sources.setdefault("~ada/ubuntu/frob", []).append(source)
 
     listed = [str(p) for p in the_ppa.get_source_publications()]
@@ -209,7 +210,7 @@ def test_published_sources_are_listed_by_status(
         "noble/frob/1.1-1 (ada/frob): Pending", "noble/frob/1.0-1 (ada/frob): Published",
     ]  # fmt: skip
     searches = fake_launchpad.journal.operations("getPublishedSources")
-    assert [s.query.get("status") for s in searches][:2] == [['"Pending"'], ['"Published"']]
+    assert [s.query.get("status") for s in searches][:2] == [["Pending"], ["Published"]]
 
 
 def test_every_call_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:

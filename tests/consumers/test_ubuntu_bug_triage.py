@@ -41,6 +41,7 @@ class Bugs:
         self.fake = fake
         self.ubuntu = fake.add("distributions", name="ubuntu", display_name="Ubuntu")
         self.team = fake.add("people", name="ubuntu-server", display_name="Ubuntu Server")
+        self.packages: dict[str, FakeEntry] = {}
         self.tasks: list[FakeEntry] = []
         self.searches: list[dict[str, Any]] = []
 
@@ -54,13 +55,23 @@ class Bugs:
                 and datetime.fromisoformat(task["bug"]["date_last_updated"]) >= since
             ]  # fmt: skip
 
-    def bug(self, title: str, *targets: str, status: str = "New", days_ago: int = 0) -> FakeEntry:
+    def package(self, name: str) -> FakeEntry:
+        """Ubuntu's source package ``name`` (Launchpad: ``ubuntu/+source/<name>``)."""
+        if name not in self.packages:
+            self.packages[name] = self.fake.add(
+                "distribution_source_package", name=name, distribution=self.ubuntu,
+                display_name=f"{name} in Ubuntu", title=f"{name} package in Ubuntu",
+            )  # fmt: skip
+        return self.packages[name]
+
+    def bug(self, title: str, *packages: str, status: str = "New", days_ago: int = 0) -> FakeEntry:
+        """A bug with a task on each of Ubuntu's ``packages``, last changed ``days_ago``."""
         changed = (NOW - timedelta(days=days_ago)).isoformat()
         bug = self.fake.add("bugs", title=title, date_last_updated=changed)
-        for target in targets:
+        for name in packages:
             task = self.fake.add_to(
                 bug, "bug_tasks", bug=bug, status=status, importance="Undecided",
-                bug_target_name=f"{target} (Ubuntu)", target=self.ubuntu,
+                bug_target_name=f"{name} (Ubuntu)", target=self.package(name),
             )  # fmt: skip
             self.tasks.append(task)
         return bug
@@ -147,10 +158,7 @@ def test_a_packages_bugs_are_listed_with_its_projects(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     """The default mode: the package's tasks (``ubuntu/+source/cloud-init``) and the project's."""
-    package = fake_launchpad.add_entry(
-        "distribution_source_package", path="ubuntu/+source/cloud-init",
-        name="cloud-init", display_name="cloud-init in Ubuntu", distribution=bugs.ubuntu,
-    )  # fmt: skip
+    package = bugs.package("cloud-init")
     project = fake_launchpad.add("projects", name="cloud-init", display_name="cloud-init")
     in_ubuntu = bugs.bug("Fails on jammy", "cloud-init")
     upstream = fake_launchpad.add("bugs", title="Upstream only", date_last_updated=NOW.isoformat())
