@@ -216,6 +216,23 @@ def shapes() -> dict[str, Any]:
 
 
 @flow
+def canonical_names() -> dict[str, Any]:
+    """A name in upper case is redirected to its lower-case one, query and all."""
+    with launchpad() as fake:
+
+        @fake.operation("distribution", "searchTasks")
+        def search_tasks(ubuntu: FakeEntry, /, **filters: Any) -> list[FakeEntry]:
+            return []
+
+        lp = login()
+        name = lp.distributions["Ubuntu"].name
+        person = lp.people["Ada"].name
+        found = list(lp.load(fake.base + "Ubuntu").searchTasks(status=["New"]))
+        calls = [[s.path, s.status, s.ws_op] for s in fake.journal if s.path]
+        return {"names": [name, person], "found": found, "calls": calls}
+
+
+@flow
 def other_version() -> dict[str, Any]:
     """Code that logs in with launchpadlib's default version (1.0) is not served devel."""
     with launchpad():
