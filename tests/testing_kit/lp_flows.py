@@ -243,8 +243,28 @@ def other_version() -> dict[str, Any]:
     return {"refused": None}
 
 
+def lazr_root_routed() -> dict[str, Any]:
+    """launchpadlib's root on wadlclient under `routed_to` alone, launchpadlib unpatched.
+
+    Only on wadlclient (whose lazr.restfulclient asks the address hook): stock
+    lazr.restfulclient is untouched by `routed_to`, so it is not in ``FLOWS``.
+    """
+    from launchpadlib.credentials import AnonymousAccessToken, Credentials
+
+    from wadlclient.testing import routed_to
+
+    with FakeService(launchpad_wadl()) as fake, routed_to(fake):
+        fake.add("people", name="ada", display_name="Ada Lovelace")
+        credentials = Credentials("reader", access_token=AnonymousAccessToken())
+        lp = Launchpad(credentials, None, None, "production", proxy_info=None, version="devel")
+        root_uri = str(lp._root_uri)  # what a program building URLs by hand starts from
+        name = lp.people["ada"].display_name
+        return {"name": name, "root_is_the_fake": root_uri == fake.base, "wire": wire(fake)}
+
+
 def main(names: list[str]) -> None:
-    print(json.dumps({name: FLOWS[name]() for name in names or FLOWS}))
+    flows = {**FLOWS, "lazr_root_routed": lazr_root_routed}
+    print(json.dumps({name: flows[name]() for name in names or flows}))
 
 
 if __name__ == "__main__":

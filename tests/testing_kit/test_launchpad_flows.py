@@ -148,3 +148,12 @@ def test_a_login_for_another_version_is_refused_naming_both(run: Any) -> None:
         "'/1.0/'. To test it, make the fake from launchpad_wadl('1.0'); or log in with "
         "version='devel'.",
     ]
+
+
+def test_launchpadlib_on_wadlclient_is_routed_by_the_address_hook_alone(
+    on_wadlclient: dict[str, Any],
+) -> None:
+    seen = on_wadlclient["lazr_root_routed"]
+
+    assert (seen["name"], seen["root_is_the_fake"]) == ("Ada Lovelace", True)
+    assert seen["wire"] == [["GET", "~ada", 200]]
