@@ -67,7 +67,7 @@ package: $(STAMP)
 	.package-check/bin/python -m pip install --quiet dist/*.whl
 	cd .package-check && bin/python -c "import wadlclient, wadlclient.cli, cookbook_service.seed; print('imports', wadlclient.__version__)"
 	cd .package-check && bin/python -c "import wadlclient.launchpad, glob; assert glob.glob('lib/python*/site-packages/launchpadlib-stubs/launchpad.pyi'); print('typed Launchpad and launchpadlib-stubs installed')"
-	cd .package-check && bin/python -c "from wadlclient.testing import launchpad_wadl; assert b'<wadl:application' in launchpad_wadl(); print('testing kit with Launchpad WADL installed')"
+	cd .package-check && bin/python -c "from wadlclient.testing import LAUNCHPAD_VERSIONS as V, launchpad_wadl as w; assert all(f'api.launchpad.net/{v}/'.encode() in w(v) for v in V); print('testing kit with Launchpad WADL installed:', *V)"
 	.package-check/bin/wadlclient --version
 	rm -rf .package-check
 

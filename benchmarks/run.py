@@ -50,7 +50,7 @@ SECTIONS: dict[str, tuple[ModuleType, str]] = {
     "latency": (latency, "N+1 and cold start at 50 and 150 ms"),
     "lptasks": (lptasks, "task.bug.owner.name over 500 bug tasks at 50 and 150 ms"),
     "flaky": (flaky, "read workload through the fault proxy"),
-    "fakestart": (fakestart, "a fake of the Launchpad WADL starting (testing kit)"),
+    "fakestart": (fakestart, "a fake of the real devel WADL (2.2 MB) starts warm (testing kit)"),
     "fleet": (fleet, "16 workers on one Redis cache, walks, mixed load"),
 }
 

@@ -216,6 +216,23 @@ def shapes() -> dict[str, Any]:
 
 
 @flow
+def canonical_names() -> dict[str, Any]:
+    """A name in upper case is redirected to its lower-case one, query and all."""
+    with launchpad() as fake:
+
+        @fake.operation("distribution", "searchTasks")
+        def search_tasks(ubuntu: FakeEntry, /, **filters: Any) -> list[FakeEntry]:
+            return []
+
+        lp = login()
+        name = lp.distributions["Ubuntu"].name
+        person = lp.people["Ada"].name
+        found = list(lp.load(fake.base + "Ubuntu").searchTasks(status=["New"]))
+        calls = [[s.path, s.status, s.ws_op] for s in fake.journal if s.path]
+        return {"names": [name, person], "found": found, "calls": calls}
+
+
+@flow
 def other_version() -> dict[str, Any]:
     """Code that logs in with launchpadlib's default version (1.0) is not served devel."""
     with launchpad():
@@ -226,8 +243,28 @@ def other_version() -> dict[str, Any]:
     return {"refused": None}
 
 
+def lazr_root_routed() -> dict[str, Any]:
+    """launchpadlib's root on wadlclient under `routed_to` alone, launchpadlib unpatched.
+
+    Only on wadlclient (whose lazr.restfulclient asks the address hook): stock
+    lazr.restfulclient is untouched by `routed_to`, so it is not in ``FLOWS``.
+    """
+    from launchpadlib.credentials import AnonymousAccessToken, Credentials
+
+    from wadlclient.testing import routed_to
+
+    with FakeService(launchpad_wadl()) as fake, routed_to(fake):
+        fake.add("people", name="ada", display_name="Ada Lovelace")
+        credentials = Credentials("reader", access_token=AnonymousAccessToken())
+        lp = Launchpad(credentials, None, None, "production", proxy_info=None, version="devel")
+        root_uri = str(lp._root_uri)  # what a program building URLs by hand starts from
+        name = lp.people["ada"].display_name
+        return {"name": name, "root_is_the_fake": root_uri == fake.base, "wire": wire(fake)}
+
+
 def main(names: list[str]) -> None:
-    print(json.dumps({name: FLOWS[name]() for name in names or FLOWS}))
+    flows = {**FLOWS, "lazr_root_routed": lazr_root_routed}
+    print(json.dumps({name: flows[name]() for name in names or flows}))
 
 
 if __name__ == "__main__":

@@ -126,6 +126,18 @@ def test_entries_live_at_launchpads_urls_and_key_lookups_reach_them(run: Any) ->
     assert seen["wire"] == [["GET", "+snaps", 200], ["GET", "distros", 200]]
 
 
+def test_a_name_in_upper_case_is_redirected_to_the_lower_case_one(run: Any) -> None:
+    seen = run("canonical_names")
+
+    assert seen["names"] == ["ubuntu", "ada"]
+    assert seen["found"] == []
+    redirected = sorted({path for path, status, _op in seen["calls"] if status == 301})
+    assert redirected == ["Ubuntu", "~Ada"]
+    searches = [(path, status) for path, status, op in seen["calls"] if op == "searchTasks"]
+    assert searches[-1] == ("ubuntu", 200)
+    assert all(status == 301 for path, status in searches if path == "Ubuntu")
+
+
 def test_a_login_for_another_version_is_refused_naming_both(run: Any) -> None:
     seen = run("other_version")
 
@@ -136,3 +148,12 @@ def test_a_login_for_another_version_is_refused_naming_both(run: Any) -> None:
         "'/1.0/'. To test it, make the fake from launchpad_wadl('1.0'); or log in with "
         "version='devel'.",
     ]
+
+
+def test_launchpadlib_on_wadlclient_is_routed_by_the_address_hook_alone(
+    on_wadlclient: dict[str, Any],
+) -> None:
+    seen = on_wadlclient["lazr_root_routed"]
+
+    assert (seen["name"], seen["root_is_the_fake"]) == ("Ada Lovelace", True)
+    assert seen["wire"] == [["GET", "~ada", 200]]

@@ -211,3 +211,34 @@ def test_a_value_json_cannot_carry_is_a_500_naming_it(fake_lp: FakeService) -> N
         b"A handler returned set {'frob.snap'}, which JSON cannot carry.\n",
     )
     assert len(fake_lp.handler_errors) == 1
+
+
+def test_web_link_is_the_page_on_launchpads_site_for_the_entry(fake_lp: FakeService) -> None:
+    ada = fake_lp.add("people", name="ada")
+    fake_lp.add("bugs", title="Crash")
+    fake_lp.add("git_repositories", owner=ada, name="frob")
+
+    links = [get_json(fake_lp, path)["web_link"] for path in ("~ada", "bugs/1", "~ada/+git/frob")]
+
+    assert links == [
+        "https://launchpad.net/~ada",
+        "https://bugs.launchpad.net/bugs/1",
+        "https://code.launchpad.net/~ada/+git/frob",
+    ]
+
+
+def test_a_post_to_a_name_in_upper_case_is_refused(fake_lp: FakeService) -> None:
+    fake_lp.add("projects", name="frobnicator")
+
+    status, _headers, body = send(fake_lp, "POST", "Frobnicator", "ws.op=newSeries")
+
+    assert (status, body) == (400, b"POST to a non-canonical URL: use 'frobnicator'.\n")
+
+
+def test_a_name_in_upper_case_is_redirected_keeping_the_path_and_query(
+    fake_lp: FakeService,
+) -> None:
+    status, headers, _body = send(fake_lp, "GET", "Ubuntu/+source/hello?ws.op=searchTasks&x=1")
+
+    assert status == 301
+    assert headers["Location"] == fake_lp.base + "ubuntu/+source/hello?ws.op=searchTasks&x=1"

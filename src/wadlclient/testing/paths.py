@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
+from urllib.parse import quote
 
-__all__ = ["PathRule", "PathSource", "first_missing", "path_from"]
+__all__ = ["PathRule", "PathSource", "first_missing", "path_from", "quote_path"]
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][\w.]*)\}")
 
@@ -93,3 +94,8 @@ def first_missing(rule: PathRule, source: PathSource) -> str:
         if source.lookup(match.group(1)) in (None, ""):
             return match.group(1)
     return "the values its path is made of"
+
+
+def quote_path(path: str) -> str:
+    """A path as it goes in a URL: ``~``, ``+`` and ``/`` as they are, the rest quoted."""
+    return quote(path, safe="/+:@!$&'()*,;=")

@@ -12,11 +12,11 @@ import json
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
-from urllib.parse import quote
 
 from wadlclient.schema import FieldKind
 from wadlclient.testing.description import Description
 from wadlclient.testing.errors import HTTPException
+from wadlclient.testing.paths import quote_path
 from wadlclient.testing.store import FakeEntry
 
 __all__ = ["DEFAULT_PAGE_SIZE", "MAX_PAGE_SIZE", "Renderer", "etag_of"]
@@ -41,9 +41,12 @@ class Renderer:
         base: str,
         collections: Mapping[str, str],
         root_paths: Mapping[str, str],
+        web_link: Callable[[str, str], str] | None = None,
     ) -> None:
         self.description = description
         self.base = base
+        #: ``web_link(type_id, path)``: an entry's web page (else its API URL)
+        self.web_link = web_link
         #: top-level collection name -> its path; root entry link -> its fixed path (``me``)
         self.collections = collections
         self.root_paths = root_paths
@@ -55,7 +58,7 @@ class Renderer:
 
     def url_of(self, path: str) -> str:
         """The absolute URL of a path below the root, quoted as Launchpad's are."""
-        return self.base + quote(path, safe="/+:@!$&'()*,;=")
+        return self.base + quote_path(path)
 
     def root(self) -> dict[str, Any]:
         """Every link of the root's representation: collections, and entry links where set."""
@@ -84,8 +87,10 @@ class Renderer:
         document: dict[str, Any] = {}
         for field in entry.type.info.fields.values():
             key = field.key
-            if key == "self_link" or key == "web_link":
+            if key == "self_link":
                 document[key] = url
+            elif key == "web_link":
+                document[key] = self.web_link(entry.type_id, entry.path) if self.web_link else url
             elif key == "resource_type_link":
                 document[key] = f"{self.base}#{entry.type_id}"
             elif key == "http_etag":

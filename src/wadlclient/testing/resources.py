@@ -105,6 +105,9 @@ class Resources:
         self.total_size_link = False
         #: What handlers raised (each answered 500), for the test to re-raise.
         self.handler_errors: list[Exception] = []
+        #: Launchpad's rule: a first segment in upper case is redirected (301) to its
+        #: lower-case name (``Ubuntu`` -> ``ubuntu``, ``~Ada`` -> ``~ada``).
+        self.canonical_names = False
 
     def answer(self, call: Call) -> Answer:
         if call.anonymous and call.method not in ("GET", "HEAD"):
@@ -123,6 +126,9 @@ class Resources:
             return self._entry(call, entry)
         if path in self.render.root_paths.values():
             return self._root_link(call, path)
+        first, slash, rest = path.partition("/")
+        if self.canonical_names and first != first.lower():
+            return self._to_canonical_name(call, first.lower() + slash + rest)
         owner_path, _, name = path.rpartition("/")
         owner = self.store.entries.get(owner_path)
         if owner is not None:
@@ -144,6 +150,15 @@ class Resources:
                 404, f"{name} is not set in this fake: fake.set_root_link({name!r}, entry)."
             )
         return Answer(303, headers={"Location": self.render.url(target)})
+
+    def _to_canonical_name(self, call: Call, path: str) -> Answer:
+        """301 to the lower-case name with the rest of the path and the query; a POST is
+        refused (Launchpad's ``POSTToNonCanonicalURL``)."""
+        if call.method == "POST":
+            raise HTTPException(400, f"POST to a non-canonical URL: use {path!r}.")
+        query = urlencode(call.query, doseq=True)
+        location = self.render.url_of(path) + (f"?{query}" if query else "")
+        return Answer(301, headers={"Location": location})
 
     def _not_found(self, path: str) -> HTTPException:
         first = path.split("/")[0]

@@ -33,6 +33,7 @@ from wadlclient.testing.shapes import (
     LAUNCHPAD_PATHS,
     LAUNCHPAD_ROOT_LINKS,
     is_launchpad,
+    web_link_maker,
 )
 from wadlclient.testing.store import FakeEntry, Layout, Store
 
@@ -81,14 +82,18 @@ class FakeService:
             self._server.wadl = content.replace(original, self.base.encode("utf-8"))
             self.description = Description(schema_for(content, self.published_base, None))
             self.store = Store(self.description, self._layout(entry_paths))
-            root_paths = LAUNCHPAD_ROOT_LINKS if self.launchpad else {}
             self._render = Renderer(
-                self.description, self.base, self.store.layout.collections, root_paths
+                self.description,
+                self.base,
+                self.store.layout.collections,
+                LAUNCHPAD_ROOT_LINKS if self.launchpad else {},
+                web_link_maker(self.published_base) if self.launchpad else None,
             )
             self._operations = Operations(self.description, self.store)
             self._server.resources = Resources(
                 self.description, self.store, self._render, self._operations
             )
+            self._server.resources.canonical_names = self.launchpad
         except BaseException:
             self._server.stop()
             raise

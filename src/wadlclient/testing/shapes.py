@@ -12,11 +12,11 @@ there as it would on Launchpad.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
-from wadlclient.testing.paths import PathRule, PathSource
+from wadlclient.testing.paths import PathRule, PathSource, quote_path
 
 __all__ = [
     "LAUNCHPAD_COLLECTIONS",
@@ -24,6 +24,7 @@ __all__ = [
     "LAUNCHPAD_PATHS",
     "LAUNCHPAD_ROOT_LINKS",
     "is_launchpad",
+    "web_link_maker",
 ]
 
 #: The hosts of Launchpad's web service (launchpadlib's ``uris``): a WADL
@@ -158,3 +159,36 @@ LAUNCHPAD_PATHS: Mapping[str, PathRule] = MappingProxyType(
         "access_token": _inside("target", "+access-token"),
     }
 )
+
+#: Entry types whose web page is on a site of its own (their ``rootsite``), not launchpad.net.
+_SITES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "bugs": (
+            "bug", "bug_task", "bug_attachment", "bug_subscription", "bug_tracker",
+            "bug_watch", "bug_nomination", "bug_activity", "cve",
+        ),
+        "code": (
+            "git_repository", "git_ref", "git_subscription", "branch", "branch_merge_proposal",
+            "branch_subscription", "code_import", "code_review_comment",
+            "code_review_vote_reference", "source_package_recipe",
+        ),
+        "answers": ("question", "faq"),
+        "blueprints": ("specification", "sprint"),
+    }
+)  # fmt: skip
+_SITE_OF = {type_id: site for site, types in _SITES.items() for type_id in types}
+
+
+def web_link_maker(published_base: str) -> Callable[[str, str], str]:
+    """``web_link(type_id, path)``: the entry's web page, as Launchpad gives it
+    (``https://launchpad.net/~ada``, ``https://bugs.launchpad.net/bugs/1``): the API
+    host without ``api.``, on the site of the entry's kind."""
+    split = urlsplit(published_base)
+    host = (split.netloc or "").removeprefix("api.")
+
+    def web_link(type_id: str, path: str) -> str:
+        site = _SITE_OF.get(type_id)
+        where = f"{site}.{host}" if site else host
+        return f"{split.scheme}://{where}/{quote_path(path)}"
+
+    return web_link
