@@ -172,6 +172,23 @@ def test_entries_collections_and_the_root_have_lazrs_wadl_resource_url(
     assert root.load("recipes")._wadl_resource.url == cookbook_service.url("recipes")
 
 
+def test_a_links_own_url_reads_by_its_json_key_as_in_lazr(
+    cookbook_service: RunningService,
+) -> None:
+    """``task.bug_link``: real programs (ubuntu-bug-triage) read a link's URL this way."""
+    from lazr.restfulclient.resource import ServiceRoot as StockServiceRoot
+
+    ours = _root(cookbook_service).recipes[0]
+    stock = StockServiceRoot(None, cookbook_service.base_url, version="1.0").recipes[0]
+
+    assert ours.dish_link == stock.dish_link == cookbook_service.url("dishes/1")
+    assert ours.dish_link == ours.dish.self_link
+    with pytest.raises(AttributeError, match="dish_lnk"):
+        ours.dish_lnk  # noqa: B018
+    with pytest.raises(AttributeError):
+        stock.dish_lnk  # noqa: B018
+
+
 def test_loading_the_redacted_value_is_a_plain_value_error_as_in_lazr(
     cookbook_service: RunningService,
 ) -> None:

@@ -38,6 +38,7 @@ from wadlclient.objects import (
     Conventions,
     NamedOperation,
     Resource,
+    representation_of,
     session_of,
     url_of,
 )
@@ -73,6 +74,19 @@ class Entry(_objects.Entry):
     @property
     def _wadl_resource(self) -> WadlResource:
         return WadlResource(url_of(self))
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            if not name.endswith("_link") or name.startswith("_"):
+                raise
+            # lazr reads any key of the representation: a link's own URL
+            # (``task.bug_link``, ``bug.owner_link``), without fetching where it leads.
+            representation = representation_of(self)
+            if name not in representation:
+                raise
+            return representation[name]
 
 
 @named_as_lazr
