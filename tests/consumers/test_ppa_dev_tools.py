@@ -125,9 +125,10 @@ def test_a_ppa_is_created_published_and_given_architectures_and_a_description(
     assert (archive["description"], archive["publish"]) == ("Frob builds, nightly", False)
     [create] = fake_launchpad.journal.operations("createPPA")
     assert (create.path, create.status) == ("~ada", 201)
-    patches = fake_launchpad.journal.requests("PATCH")
+    # After createPPA it saves the unchanged owner: stock launchpadlib PATCHes {} (Launchpad
+    # answers 209 and changes nothing), wadlclient sends nothing; the changes are the same.
+    patches = [s for s in fake_launchpad.journal.requests("PATCH") if json.loads(s.body)]
     assert [(s.path, json.loads(s.body), s.status) for s in patches] == [
-        ("~ada", {}, 209),
         ("~ada/+archive/ubuntu/frob", {"publish": False}, 209),
         ("~ada/+archive/ubuntu/frob", {"description": "Frob builds, nightly"}, 209),
     ]

@@ -120,7 +120,7 @@ def test_the_urls_and_the_table_show_each_bug(
     table = ubuntu_bug_triage(monkeypatch, capsys, "ubuntu-server", "--status", "Confirmed")
 
     assert urls.splitlines() == ["https://bugs.launchpad.net/bugs/1"]
-    assert "| LP: #1 | samba (U)   | Samba crashes on start" in table
+    assert "| LP: #1 | samba (U) | Samba crashes on start |" in table.splitlines()[3]
 
 
 def test_an_anonymous_run_sends_no_credentials(
