@@ -222,3 +222,38 @@ def test_a_body_over_the_limit_is_refused_unread(fake_lp: FakeService) -> None:
     assert status == 413
     assert body.startswith(b"The request body is too large for the fake")
     assert headers.get("Connection") == "close"
+
+
+def test_a_recipes_getbyname_finds_it_by_every_field_or_answers_launchpads_404(
+    fake_launchpad: FakeService,
+) -> None:
+    from launchpadlib.launchpad import Launchpad
+    from lazr.restfulclient.errors import NotFound
+
+    ada = fake_launchpad.add("people", name="ada")
+    frobnicator = fake_launchpad.add("projects", name="frobnicator")
+    fake_launchpad.add("charm_recipes", owner=ada, project=frobnicator, name="frob")
+    lp = Launchpad.login_with("charmcraft", "production", version="devel")
+
+    found = lp.charm_recipes.getByName(owner="/~ada", project="/frobnicator", name="frob")
+    with pytest.raises(NotFound) as missing:
+        lp.charm_recipes.getByName(owner="/~ada", project="/frobnicator", name="other")
+
+    assert found.self_link == fake_launchpad.base + "~ada/frobnicator/+charm/frob"
+    assert missing.value.content == (
+        b"No such charm recipe with this owner and project: 'other'.\n"
+    )
+
+
+def test_getbypath_finds_the_entry_at_that_path_or_null(
+    fake_lp: FakeService, lp_root: ServiceRoot
+) -> None:
+    ada = fake_lp.add("people", name="ada")
+    frobnicator = fake_lp.add("projects", name="frobnicator")
+    fake_lp.add("git_repositories", owner=ada, target=frobnicator, name="frob")
+
+    found = lp_root.git_repositories.getByPath(path="~ada/frobnicator/+git/frob")
+    missing = lp_root.git_repositories.getByPath(path="~ada/frobnicator/+git/other")
+    not_a_repository = lp_root.git_repositories.getByPath(path="~ada")
+
+    assert (found.name, missing, not_a_repository) == ("frob", None, None)

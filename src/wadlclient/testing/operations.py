@@ -15,10 +15,12 @@ An argument the WADL does not list, or of the wrong type, is a 400
 before the handler runs. What it returns is served as the WADL declares
 the operation's answer (`wadlclient.testing.results`).
 
-One default handler, where the WADL makes its meaning plain: a
+Default handlers, where the WADL makes their meaning plain: a
 collection's ``getBy<Something>`` whose every param names a field of its
 entries (``builders.getByName(name)``, ``snaps.getByName(owner, name)``)
-answers the first entry with those values, or null.
+answers the first entry with those values, or null (for Launchpad's
+recipes, a 404 as Launchpad's ``NoSuchSnap``); ``getByPath(path)``, the
+entry at that path (``git_repositories.getByPath(path="~ada/frob/+git/frob")``).
 """
 
 from __future__ import annotations
@@ -43,9 +45,13 @@ PAGING_PARAMS = frozenset({"ws.op", "ws.start", "ws.size", "ws.show"})
 class Operations:
     """Handlers by (resource type, ``ws.op``), and how one call's arguments are read."""
 
-    def __init__(self, description: Description, store: Store) -> None:
+    def __init__(
+        self, description: Description, store: Store, not_found: Mapping[str, str] | None = None
+    ) -> None:
         self.description = description
         self.store = store
+        #: collection type -> the message prefix of its ``getByName``'s 404 (Launchpad's)
+        self.not_found = not_found or {}
         self._handlers: dict[tuple[str, str], Handler] = {}
 
     def resolve(self, owner: str, name: str) -> tuple[str, Method]:
@@ -86,21 +92,35 @@ class Operations:
         )  # fmt: skip
 
     def _default(self, type_id: str, name: str, method: Method) -> Handler | None:
-        """``getBy<Something>``: a look-up by the fields the operation takes."""
+        """``getBy<Something>``: a look-up by the fields the operation takes, or by path."""
         info = self.description.schema.type_info(type_id)
         if not (info.is_collection and name.startswith("getBy") and method.params):
             return None
         fields = [param.name for param in method.params]
         entry_type = self.description.entry_type_of(type_id)
+        if fields == ["path"] and "path" not in entry_type.info.fields:
+            return self._by_path(entry_type.id)
         if any(field not in entry_type.info.fields for field in fields):
             return None
+        missing = self.not_found.get(type_id) if name == "getByName" else None
 
         def look_up(target: Any, **arguments: Any) -> FakeEntry | None:
             collection = self.store.collection_path(str(target))
             for entry in self.store.members(collection):
                 if all(entry.values.get(f) == arguments.get(f) for f in fields):
                     return entry
+            if missing is not None:
+                raise HTTPException(404, f"{missing}: '{arguments.get('name')}'.")
             return None
+
+        return look_up
+
+    def _by_path(self, type_id: str) -> Handler:
+        """``getByPath(path)`` (Launchpad's repositories): the entry at that path, or null."""
+
+        def look_up(target: Any, path: Any) -> FakeEntry | None:
+            entry = self.store.entries.get(str(path).strip("/"))
+            return entry if entry is not None and entry.type_id == type_id else None
 
         return look_up
 

@@ -30,6 +30,7 @@ from wadlclient.testing.resources import Resources
 from wadlclient.testing.server import FakeServer
 from wadlclient.testing.shapes import (
     LAUNCHPAD_COLLECTIONS,
+    LAUNCHPAD_NOT_FOUND,
     LAUNCHPAD_PATHS,
     LAUNCHPAD_ROOT_LINKS,
     is_launchpad,
@@ -89,7 +90,8 @@ class FakeService:
                 LAUNCHPAD_ROOT_LINKS if self.launchpad else {},
                 web_link_maker(self.published_base) if self.launchpad else None,
             )
-            self._operations = Operations(self.description, self.store)
+            not_found = LAUNCHPAD_NOT_FOUND if self.launchpad else None
+            self._operations = Operations(self.description, self.store, not_found)
             self._server.resources = Resources(
                 self.description, self.store, self._render, self._operations
             )

@@ -21,6 +21,7 @@ from wadlclient.testing.paths import PathRule, PathSource, quote_path
 __all__ = [
     "LAUNCHPAD_COLLECTIONS",
     "LAUNCHPAD_HOSTS",
+    "LAUNCHPAD_NOT_FOUND",
     "LAUNCHPAD_PATHS",
     "LAUNCHPAD_ROOT_LINKS",
     "is_launchpad",
@@ -69,6 +70,17 @@ LAUNCHPAD_COLLECTIONS: Mapping[str, str] = MappingProxyType(
         "snaps": "+snaps",
         "temporary_blobs": "temporary-blobs",
         "translation_groups": "+groups",
+    }
+)
+
+#: Collections whose ``getByName`` answers 404 for a miss (Launchpad's ``NameLookupFailed``:
+#: ``No such snap package with this owner: 'frob'.``), not null.
+LAUNCHPAD_NOT_FOUND: Mapping[str, str] = MappingProxyType(
+    {
+        "snaps": "No such snap package with this owner",
+        "charm_recipes": "No such charm recipe with this owner and project",
+        "rock_recipes": "No such rock recipe with this owner and project",
+        "craft_recipes": "No such craft recipe with this owner and project",
     }
 )
 
