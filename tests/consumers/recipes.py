@@ -3,11 +3,13 @@
 The fake serves whatever the WADL describes; what a named operation does
 is the test's to say. These handlers say it as Launchpad does, for the
 operations craft-application (snapcraft, charmcraft, rockcraft) calls:
-create, look up and find snap, charm and rock recipes, request builds
-(answered "Pending", completed by the build farm on the next tick), and a
-build's cancel, retry and files; git repositories and their access tokens.
+create and find snap, charm and rock recipes, request builds (answered
+"Pending", completed by the build farm on the next tick), and a build's
+cancel, retry and files; new git repositories and their access tokens.
 Refusals carry Launchpad's own status and message (lp.snappy, lp.charms,
-lp.rocks, lp.buildmaster, lp.code).
+lp.rocks, lp.buildmaster, lp.code). The look-ups (a recipe's
+``getByName``, ``git_repositories.getByPath``) are the kit's own
+defaults, Launchpad's 404 for a missing recipe included.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ class BuildFarm:
         """The build farm's next step: every pending request completed, one build per arch."""
         while self.pending:
             request = self.pending.pop(0)
-            recipe = request["recipe" if "recipe" in request.type.info.fields else "snap"]
+            recipe = request["snap" if request.type_id == "snap_build_request" else "recipe"]
             for arch in self.processors.get(recipe.path) or self.architectures:
                 build = self.fake.add_to(recipe, "builds", **self._new_build(recipe, arch))
                 self.builds.append(build)
@@ -103,16 +105,6 @@ class BuildFarm:
             self.recipes.setdefault(collection, []).append(recipe)
             self.processors[recipe.path] = [link.rsplit("/", 1)[-1] for link in processors]
             return recipe
-
-        @fake.operation(collection, "getByName")
-        def get_by_name(_: str, /, *, owner: FakeEntry, name: str, **scope: Any) -> FakeEntry:
-            for recipe in self.live(collection):
-                if recipe["owner"] is owner and recipe["name"] == name and all(
-                    recipe[key] is value for key, value in scope.items()
-                ):
-                    return recipe
-            where = "owner" if collection == "snaps" else "owner and project"
-            raise HTTPException(404, f"No such {noun} with this {where}: '{name}'.")
 
         @fake.operation(collection, "findByOwner")
         def find_by_owner(_: str, /, *, owner: FakeEntry) -> list[FakeEntry]:
@@ -185,13 +177,6 @@ class BuildFarm:
             )  # fmt: skip
             self.repositories.append(repository)
             return repository
-
-        @fake.operation("git_repositories", "getByPath")
-        def get_by_path(_: str, /, *, path: str) -> FakeEntry | None:
-            for repository in self.repositories:
-                if repository["unique_name"] == path and not repository.deleted:
-                    return repository
-            return None
 
         @fake.operation("git_repository", "issueAccessToken")
         def issue_access_token(repository: FakeEntry, /, **arguments: Any) -> str:
