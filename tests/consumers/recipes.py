@@ -20,7 +20,7 @@ from typing import Any
 
 from wadlclient.testing import FakeEntry, FakeService, HTTPException
 
-#: Recipe collection -> (its entry type, build type, the article of Launchpad's messages).
+#: Recipe collection -> (its entry type, its builds' type, its name in Launchpad's messages).
 RECIPES = {
     "snaps": ("snap", "snap_build", "snap package"),
     "charm_recipes": ("charm_recipe", "charm_recipe_build", "charm recipe"),
@@ -47,6 +47,8 @@ class BuildFarm:
     repositories: list[FakeEntry] = field(default_factory=list)
     processors: dict[str, list[str]] = field(default_factory=dict)
     builds: list[FakeEntry] = field(default_factory=list)
+    #: What the program under test slept, in seconds (its clock is the test's: `tick` on sleep).
+    slept: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for collection, (recipe_type, build_type, _) in RECIPES.items():
@@ -91,11 +93,13 @@ class BuildFarm:
 
         @fake.operation(collection, "new")
         def new(_: str, /, *, owner: FakeEntry, name: str, **fields: Any) -> FakeEntry:
-            project = fields.get("project")
+            # A snap's name is unique per owner, a charm's or rock's per owner and project.
+            scope = {} if collection == "snaps" else {"project": fields.get("project")}
             if any(
-                r["owner"] is owner and r["name"] == name and r["project"] is project
+                r["owner"] is owner and r["name"] == name
+                and all(r[key] is value for key, value in scope.items())
                 for r in self.live(collection)
-            ):
+            ):  # fmt: skip
                 where = "name and owner" if collection == "snaps" else "project, owner, and name"
                 raise HTTPException(400, f"There is already a {noun} with the same {where}.")
             processors = fields.pop("processors", None) or []

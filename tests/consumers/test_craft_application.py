@@ -44,10 +44,9 @@ def emitter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def farm(fake_launchpad: FakeService, monkeypatch: pytest.MonkeyPatch) -> BuildFarm:
     """Launchpad's recipe and build operations on the fake, and craft-application's clock."""
     farm = BuildFarm(fake_launchpad)
-    farm.slept: list[float] = []  # type: ignore[misc]
 
     def sleep(seconds: float) -> None:
-        farm.slept.append(seconds)  # type: ignore[attr-defined]
+        farm.slept.append(seconds)
         farm.tick()
 
     clock = SimpleNamespace(sleep=sleep, monotonic_ns=lambda: 0)
@@ -120,8 +119,7 @@ def test_an_anonymous_session_is_told_apart_by_a_401_and_cannot_write(
         lp.new_project("widget", title="Widget", display_name="Widget", summary="A widget.")
 
     assert (lp.username, project.name) == ("anonymous", "frobnicator")
-    me = [s for s in fake_launchpad.journal if s.path in ("me", "people/+me")]
-    assert [s.status for s in me] == [401]
+    assert [s.status for s in fake_launchpad.journal.requests("GET", "people/+me")] == [401]
     assert [s.status for s in fake_launchpad.journal.operations("new_project")] == [401]
     assert {s.auth_scheme for s in fake_launchpad.journal if s.path} == {"OAuth"}
 
@@ -153,7 +151,7 @@ def test_projects_are_read_created_and_a_missing_one_is_not_found(
     assert (widget.name, widget.summary) == ("widget", "A widget.")
     assert created[0]["description"] == "Widgets, all the way down."
     assert [s.status for s in fake_launchpad.journal.requests("GET", "nope")] == [404]
-    assert farm.slept == []  # type: ignore[attr-defined]  # launchpadlib's KeyError: no retry
+    assert farm.slept == []  # launchpadlib's KeyError: no retry
     [call] = fake_launchpad.journal.operations("new_project")
     assert (call.method, call.path, call.status) == ("POST", "projects", 201)
 
@@ -205,16 +203,24 @@ def test_snap_recipes_are_created_read_and_found(
     ]  # fmt: skip
 
 
-def test_a_missing_snap_recipe_is_asked_for_six_times_then_refused(
+def test_a_missing_or_duplicate_snap_recipe_is_tried_six_times_then_refused(
     lp: craft.Launchpad, farm: BuildFarm, fake_launchpad: FakeService
 ) -> None:
+    from lazr.restfulclient.errors import BadRequest
+
+    new_snap(lp)
     with pytest.raises(ValueError, match="Could not find snap recipe 'nope' with owner 'ada'"):
         lp.get_recipe("snap", "nope")
+    with pytest.raises(BadRequest):
+        new_snap(lp)
 
-    calls = fake_launchpad.journal.operations("getByName")
-    assert [s.status for s in calls] == [404] * 6
-    assert calls[0].message == "No such snap package with this owner: 'nope'."
-    assert farm.slept == [2, 4, 8, 16, 32]  # type: ignore[attr-defined]
+    lookups = fake_launchpad.journal.operations("getByName")
+    assert [s.status for s in lookups] == [404] * 6
+    assert lookups[0].message == "No such snap package with this owner: 'nope'."
+    creations = fake_launchpad.journal.operations("new")
+    assert [s.status for s in creations] == [201] + [400] * 6
+    assert creations[1].message == "There is already a snap package with the same name and owner."
+    assert farm.slept == [2, 4, 8, 16, 32] * 2
 
 
 def test_a_snap_build_is_requested_and_polled_until_the_builds_exist(
@@ -230,7 +236,7 @@ def test_a_snap_build_is_requested_and_polled_until_the_builds_exist(
     [call] = fake_launchpad.journal.operations("requestBuilds")
     assert form(call)["archive"] == "/ubuntu/+archive/primary"
     assert (form(call)["pocket"], call.path, call.status) == ("Updates", "~ada/+snap/frob", 201)
-    assert farm.slept == [0.5]  # type: ignore[attr-defined]
+    assert farm.slept == [0.5]
     polled = fake_launchpad.journal.requests("GET", "~ada/+snap/frob/+build-request/1")
     assert [s.status for s in polled] == [200, 200]
 
