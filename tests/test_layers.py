@@ -59,6 +59,8 @@ LAYERS: dict[str, Rule] = {
     AUTH: Rule((*BOTTOM, AUTH)),
     CACHE: Rule((*BOTTOM, CACHE)),
     HTTP: Rule((*BOTTOM, CACHE, HTTP)),
+    # the steps below the transport: redirects, retries, authorization, one exchange
+    "wadlclient.http.pipeline": Rule((*BOTTOM, CACHE, HTTP), never=("wadlclient.http.transport",)),
     # a service's schema, then the objects a caller works with
     SCHEMA: Rule((*BOTTOM, WADL, CACHE, SCHEMA)),
     "wadlclient.objects": Rule((*BOTTOM, *OBJECTS)),

@@ -1,8 +1,8 @@
 """The transport's small parts: how a request uses the cache, what it needs of an
 authorizer, the default sender, and the answers it gives (`HTTPResponse`).
 
-Kept apart from `wadlclient.http.transport` so that the pipeline there reads as
-its named steps only.
+Kept apart from `wadlclient.http.transport` and `wadlclient.http.pipeline` so
+that those read as their named steps only.
 """
 
 from __future__ import annotations
