@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, cast, overload
 
@@ -253,10 +252,14 @@ class Collection(Resource, Generic[EntryT]):
         return self.get_item(key)
 
     def get_item(self, key: object) -> Any:
-        """``coll[key]`` but for a slice: an index when an int, a key look-up when a str."""
-        if isinstance(key, int):
+        """``coll[key]`` but for a slice: an index when an int, a key look-up when a str.
+
+        An int is a key where the service says so (Launchpad's ``bugs[1]``:
+        `wadlclient.objects.keys`).
+        """
+        if isinstance(key, int) and not self._session.keys.integer_is_key(self._info().id):
             return self.get_index(key)
-        if isinstance(key, str):
+        if isinstance(key, (str, int)):
             return self.lookup(key)
         raise TypeError(
             f"collection indices must be integers, slices or string keys, not {type(key).__name__}"
@@ -282,8 +285,13 @@ class Collection(Resource, Generic[EntryT]):
     # -- key-based look-up ---------------------------------------------------
 
     def key_url(self, key: object) -> str:
-        """The URL of the entry with this key; override for other URL schemes."""
-        return f"{self._url.rstrip('/')}/{urllib.parse.quote(str(key), safe='')}"
+        """The URL of the entry with this key: ``<collection>/<key>``, or the service's own.
+
+        The session's `KeyPaths` knows Launchpad's (``~ada``, ``bugs/1``,
+        ``<root>/frobnicator``); override for other URL schemes.
+        """
+        session = self._session
+        return session.keys.url(session.root_url, self._url, self._info().id, key)
 
     def lookup(self, key: object) -> EntryT:
         """Fetch the entry with this key now (one GET); KeyError when there is none."""
