@@ -66,7 +66,7 @@ package: $(STAMP)
 	$(PYTHON) -m venv .package-check
 	.package-check/bin/python -m pip install --quiet dist/*.whl
 	cd .package-check && bin/python -c "import wadlclient, wadlclient.cli, cookbook_service.seed; print('imports', wadlclient.__version__)"
-	cd .package-check && bin/python -c "import wadlclient.launchpad, glob; assert glob.glob('lib/python*/site-packages/launchpadlib-stubs/launchpad.pyi'); print('typed Launchpad and launchpadlib-stubs installed')"
+	cd .package-check && bin/python -c "import wadlclient.launchpad, glob; assert glob.glob('lib/python*/site-packages/launchpadlib-stubs/launchpad.pyi'); assert glob.glob('lib/python*/site-packages/lazr-stubs/restfulclient/resource.pyi'); print('typed Launchpad, launchpadlib-stubs and lazr-stubs installed')"
 	cd .package-check && bin/python -c "from wadlclient.testing import launchpad_wadl; assert b'<wadl:application' in launchpad_wadl(); print('testing kit with Launchpad WADL installed')"
 	.package-check/bin/wadlclient --version
 	rm -rf .package-check
