@@ -44,7 +44,7 @@ def test_a_native_root_looks_people_bugs_and_projects_up_where_launchpad_keeps_t
     with ServiceRoot(None, fake.service_root, version="devel") as root:
         before = len(_gets(fake))
         ada = root.people["ada"]
-        bug = root.bugs[1]
+        bug = root.bugs["1"]
         project = root.projects["frobnicator"]
 
         assert (ada.display_name, bug.title, project.display_name) == (
@@ -56,7 +56,7 @@ def test_a_native_root_looks_people_bugs_and_projects_up_where_launchpad_keeps_t
 def test_a_typed_launchpad_root_looks_up_the_same_way(fake: FakeService) -> None:
     with login_anonymously("keys-test", fake.service_root, version="devel") as lp:
         assert lp.people["ada"].display_name == "Ada Lovelace"
-        assert lp.bugs["1"].title == "It frobs"
+        assert lp.bugs(1).title == "It frobs"  # an int in [] is an index, as everywhere
         assert lp.people("ada").self_link == fake.base + "~ada"  # unfetched: no request
 
 

@@ -252,14 +252,10 @@ class Collection(Resource, Generic[EntryT]):
         return self.get_item(key)
 
     def get_item(self, key: object) -> Any:
-        """``coll[key]`` but for a slice: an index when an int, a key look-up when a str.
-
-        An int is a key where the service says so (Launchpad's ``bugs[1]``:
-        `wadlclient.objects.keys`).
-        """
-        if isinstance(key, int) and not self._session.keys.integer_is_key(self._info().id):
+        """``coll[key]`` but for a slice: an index when an int, a key look-up when a str."""
+        if isinstance(key, int):
             return self.get_index(key)
-        if isinstance(key, (str, int)):
+        if isinstance(key, str):
             return self.lookup(key)
         raise TypeError(
             f"collection indices must be integers, slices or string keys, not {type(key).__name__}"

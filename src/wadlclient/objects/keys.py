@@ -5,9 +5,11 @@ lazr.restful gives no rule for it: ``collection[key]`` asks for
 otherwise for its top-level sets, and launchpadlib knows it (its
 ``PersonSet``, ``BugSet``, ``PillarSet``): a person is ``~ada``, a bug
 ``bugs/1``, a project, project group or distribution ``<root>/frobnicator``,
-and ``bugs[1]`` is bug 1, not the second bug. A service root carries one
-`KeyPaths` in its session (`key_paths_for` picks it from the root's type);
-`Collection.key_url` and `Collection.get_item` ask it.
+A service root carries one `KeyPaths` in its session (`key_paths_for`
+picks it from the root's type) and `Collection.key_url` asks it. An int
+stays an index, as everywhere in wadlclient: ``bugs(1)`` and ``bugs["1"]``
+are bug 1 (launchpadlib's ``lp.bugs[1]``), ``bugs[1]`` the second of the
+collection's entries.
 """
 
 from __future__ import annotations
@@ -27,13 +29,11 @@ class KeyPaths(NamedTuple):
 
     ``paths`` maps a collection's resource type id to the path of an entry,
     relative to the service root, with ``{key}`` for the key (quoted as one
-    path segment); ``numbered`` holds the collection types where an integer
-    is a key too. ``signature`` names what the root must link (collections
+    path segment). ``signature`` names what the root must link (collections
     and entries by name) for these paths to be the service's.
     """
 
     paths: Mapping[str, str] = MappingProxyType({})
-    numbered: frozenset[str] = frozenset()
     signature: frozenset[str] = frozenset()
 
     def url(
@@ -45,10 +45,6 @@ class KeyPaths(NamedTuple):
         if template is None:
             return f"{collection_url.rstrip('/')}/{segment}"
         return root_url + template.format(key=segment)
-
-    def integer_is_key(self, collection_type: str | None) -> bool:
-        """Whether ``collection[1]`` looks up the key 1 (Launchpad's bug 1), not an index."""
-        return collection_type in self.numbered
 
 
 #: Any service: ``<collection>/<key>``.
@@ -65,7 +61,6 @@ LAUNCHPAD = KeyPaths(
             "distributions": "{key}",
         }
     ),
-    numbered=frozenset({"bugs"}),
     signature=frozenset({"people", "bugs", "projects", "distributions", "me", "pillars"}),
 )
 
