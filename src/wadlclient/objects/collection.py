@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, cast, overload
 
@@ -282,8 +281,13 @@ class Collection(Resource, Generic[EntryT]):
     # -- key-based look-up ---------------------------------------------------
 
     def key_url(self, key: object) -> str:
-        """The URL of the entry with this key; override for other URL schemes."""
-        return f"{self._url.rstrip('/')}/{urllib.parse.quote(str(key), safe='')}"
+        """The URL of the entry with this key: ``<collection>/<key>``, or the service's own.
+
+        The session's `KeyPaths` knows Launchpad's (``~ada``, ``bugs/1``,
+        ``<root>/frobnicator``); override for other URL schemes.
+        """
+        session = self._session
+        return session.keys.url(session.root_url, self._url, self._info().id, key)
 
     def lookup(self, key: object) -> EntryT:
         """Fetch the entry with this key now (one GET); KeyError when there is none."""

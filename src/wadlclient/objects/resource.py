@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from wadlclient.errors import Redacted, ResponseError
 from wadlclient.objects.conventions import Conventions
+from wadlclient.objects.keys import KeyPaths
 from wadlclient.schema import CONVERSION_ERRORS, REDACTED_VALUE, Field, FieldKind, TypeInfo
 from wadlclient.wadl import Method, fragment_of
 
@@ -68,6 +69,8 @@ class SessionLike(Protocol):
     def look_ahead(self) -> int: ...
     @property
     def conventions(self) -> Conventions: ...
+    @property
+    def keys(self) -> KeyPaths: ...
 
     def entry(self, url: str, type_id: str | None, data: dict[str, Any] | None = None) -> Any:
         """The entry at ``url`` (an `Entry` or a registered subclass)."""

@@ -33,6 +33,7 @@ from wadlclient.http import (
     Verify,
 )
 from wadlclient.objects.conventions import NATIVE, Conventions
+from wadlclient.objects.keys import key_paths_for
 from wadlclient.objects.links import look_ahead_from_env
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.session import Session
@@ -282,7 +283,7 @@ class ServiceRoot(Resource):
         info = schema.type_info(type_link)
         session = Session(
             transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id, look_ahead,
-            self.CONVENTIONS,
+            self.CONVENTIONS, key_paths_for(info),
         )
         super().__init__(session, url, info, document)
 

@@ -23,6 +23,7 @@ from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.entry import Entry
 from wadlclient.objects.entry_types import entry_class
 from wadlclient.objects.hosted import HostedFile
+from wadlclient.objects.keys import GENERIC, KeyPaths
 from wadlclient.objects.operations import NamedOperation, OnWrite, operation_class
 from wadlclient.objects.resource import REDACTED_MESSAGE, Resource, ServiceRootResource
 from wadlclient.schema import Schema
@@ -52,6 +53,8 @@ class Session(NamedTuple):
     look_ahead: int = 0
     #: How values are read and checked (`wadlclient.objects.conventions`).
     conventions: Conventions = NATIVE
+    #: Where a key look-up finds an entry (`wadlclient.objects.keys`).
+    keys: KeyPaths = GENERIC
 
     def class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:
         """The class registered for ``type_id`` when it is a ``default``, else ``default``."""
