@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ from wadlclient import AccessToken, BasicHttpAuthorizer, OAuthAuthorizer
 from wadlclient.auth import SIGNATURE_HMAC_SHA1
 from wadlclient.errors import HTTPError
 from wadlclient.http import Transport
+from wadlclient.testing import FakeService
 from wadlclient.testing.record import RecordingSender, ReplaySender, recorded_root, replayed_root
 from wadlclient.testing.scrub import secret_name
 
@@ -284,3 +288,42 @@ def test_secrets_of_an_hmac_authorizer_never_on_the_wire_are_scrubbed_too(
     assert "consumer-SECRET-h" not in written(tmp_path)
     with replayed_root(path, None, server.url, version="1.0") as root:
         assert root.recipes is not None
+
+
+# -- a launchpadlib program, unchanged ------------------------------------------------------
+
+LP_SECRETS = ("consumer-SECRET-lp", "token-KEY-lp-1234", "token-SECRET-lp-1234")
+
+
+def run_logged_in(
+    option: str, path: Path, root: str, version: str
+) -> subprocess.CompletedProcess[str]:
+    credentials = (
+        "[1]\nconsumer_key = recorder\nconsumer_secret = consumer-SECRET-lp\n"
+        "access_token = token-KEY-lp-1234\naccess_secret = token-SECRET-lp-1234\n"
+    )
+    environment = {**os.environ, "WADLCLIENT_CREDENTIALS": credentials}
+    script = Path(__file__).with_name("lp_logged_in_script.py")
+    return subprocess.run(
+        [sys.executable, "-m", "wadlclient.lazr_compat", option, str(path), str(script), root,
+         version],
+        capture_output=True, text=True, timeout=60, check=False, env=environment,
+    )  # fmt: skip
+
+
+def test_a_launchpadlib_session_keeps_no_credential_even_where_the_service_echoes_one(
+    launchpad_wadl_bytes: bytes, tmp_path: Path
+) -> None:
+    path = tmp_path / "session.json"
+    with FakeService(launchpad_wadl_bytes) as fake:
+        fake.add("people", name="ada", display_name="token-SECRET-lp-1234")  # echoed back
+        recorded = run_logged_in("--record", path, fake.service_root, fake.version)
+        root, version = fake.service_root, fake.version
+    assert recorded.returncode == 0, recorded.stderr
+    assert json.loads(recorded.stdout) == ["token-SECRET-lp-1234"]
+
+    replayed = run_logged_in("--replay", path, root, version)
+
+    assert [secret for secret in LP_SECRETS if secret in written(tmp_path)] == []
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout) == ["<scrubbed>"]
