@@ -20,7 +20,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
-BOTTOM = ("wadlclient._version", "wadlclient.errors", "wadlclient.headers")
+BOTTOM = ("wadlclient._version", "wadlclient.errors", "wadlclient.headers", "wadlclient.redact")
 WADL = "wadlclient.wadl"
 AUTH = "wadlclient.auth"
 CACHE = "wadlclient.cache"
@@ -51,6 +51,7 @@ LAYERS: dict[str, Rule] = {
     "wadlclient._version": Rule(BOTTOM),
     "wadlclient.errors": Rule(BOTTOM),
     "wadlclient.headers": Rule(BOTTOM),
+    "wadlclient.redact": Rule(BOTTOM),
     # the WADL model, its parser and its persisted form
     WADL: Rule((*BOTTOM, WADL), never=("wadlclient.wadl.store",)),
     "wadlclient.wadl.model": Rule(BOTTOM),

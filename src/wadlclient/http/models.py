@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from wadlclient.errors import ResponseError
 from wadlclient.headers import Headers
+from wadlclient.redact import shown_url
 
 __all__ = [
     "DEFAULT_DEADLINE",
@@ -68,7 +69,7 @@ class Request(NamedTuple):
     body: bytes | None = None
 
     def __repr__(self) -> str:
-        return f"<Request {self.method} {self.url}>"
+        return f"<Request {self.method} {shown_url(self.url)}>"
 
 
 class Response(NamedTuple):
@@ -81,7 +82,7 @@ class Response(NamedTuple):
     url: str
 
     def __repr__(self) -> str:
-        return f"<Response {self.status} {self.reason} {self.url}>"
+        return f"<Response {self.status} {self.reason} {shown_url(self.url)}>"
 
 
 class HTTPResponse(NamedTuple):
@@ -120,7 +121,7 @@ class HTTPResponse(NamedTuple):
         # Headers and body stay out: a repr ends up in logs and tracebacks.
         flags = ", from_cache" if self.from_cache else ""
         flags += ", not_modified" if self.not_modified else ""
-        return f"<HTTPResponse {self.status} {self.reason} {self.url}{flags}>"
+        return f"<HTTPResponse {self.status} {self.reason} {shown_url(self.url)}{flags}>"
 
 
 class PendingResponse:

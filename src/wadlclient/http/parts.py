@@ -27,6 +27,7 @@ from wadlclient.http.pool import ConnectionPool
 from wadlclient.http.sender import Sender
 from wadlclient.http.urls import Origin, parse_url
 from wadlclient.http.wire import ACCEPT_ENCODING, InvalidURL
+from wadlclient.redact import shown_url
 
 if TYPE_CHECKING:
     import httpx
@@ -103,7 +104,7 @@ def failure(request: Request, error: TransportError, note: str = "") -> Transpor
     """The sender's error restated with the method and URL (and ``note``), of the same kind."""
     kinds = (TransportTimeout, ConnectError, ConnectionDropped)
     kind = next((k for k in kinds if isinstance(error, k)), TransportError)
-    message = f"{request.method} {request.url}: {describe(error)}"
+    message = f"{request.method} {shown_url(request.url)}: {describe(error)}"
     if note:
         message += f"; {note}"
     return kind(message, url=request.url, method=request.method)

@@ -4,7 +4,7 @@ Two rules, applied to requests and answers alike (URLs, headers, JSON,
 form and text bodies):
 
 - **by name**: a field, form value, query parameter or header whose name
-  looks like a secret (`secret_name`: ``password``, ``passwd``,
+  looks like a secret (`wadlclient.redact.secret_name`: ``password``, ``passwd``,
   ``secret``, ``token``, ``key``, ``signature`` and their compounds, any
   case) has its whole value replaced by ``<scrubbed>``, whatever its
   characters or JSON type. Names end a JSON key or a ``name=`` (also
@@ -31,6 +31,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote, unquote_plus
 
+from wadlclient.redact import secret_name
+
 __all__ = ["MIN_SUBSTRING", "SCRUBBED", "Scrubber", "credentials_of", "secret_name"]
 
 SCRUBBED = "<scrubbed>"
@@ -38,9 +40,6 @@ SCRUBBED = "<scrubbed>"
 MIN_SUBSTRING = 8
 
 _SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
-_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "key", "signature", "verifier")
-_ANYWHERE = ("password", "passwd", "secret")
-_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
 
 # name=value: the name follows a separator, raw or percent-encoded once or twice (a URL
 # inside a query value); the value runs to the separator of its own level of encoding, so
@@ -55,25 +54,6 @@ _PAIR = re.compile(
 _QUOTED_NAME = re.compile(r'"((?:[^"\\]|\\.){1,200})"\s*:\s*')
 _USERINFO = re.compile(r"(\b[a-zA-Z][\w+.-]*://[^/\s:@]*:)[^/\s@]*@")
 _DECODER = json.JSONDecoder()
-
-
-def secret_name(name: str) -> bool:
-    """Whether a field, parameter or header called ``name`` holds a secret.
-
-    Its last word (``client_secret``, ``x-api-key``, ``apiKey``,
-    ``oauth_token``, ``Password``) ends in a secret's word, or the name
-    holds ``password``, ``passwd`` or ``secret`` anywhere. A lazr link
-    (``..._link``) is a URL, never a secret itself: its query is scrubbed
-    as any URL's. ``keys`` and ``tokens`` name collections, not secrets.
-    """
-    lowered = name.lower()
-    if lowered.endswith("_link"):
-        return False
-    squashed = re.sub(r"[^a-z0-9]", "", lowered)
-    if any(word in squashed for word in _ANYWHERE):
-        return True
-    words = _WORDS.findall(name)
-    return bool(words) and words[-1].lower().endswith(_ENDINGS)
 
 
 def credentials_of(authorizer: object) -> list[str]:
