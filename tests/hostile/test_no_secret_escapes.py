@@ -211,20 +211,28 @@ QUERY_SECRET = "QUERY-s3cret-6"
 def test_a_secret_in_a_url_is_hidden_in_debug_lines_errors_and_reprs(
     hostile: HostileServer, tmp_path: Path, caplog: pytest.LogCaptureFixture, seen: Seen
 ) -> None:
+    blob = f"{hostile.url}/blob?ws.op=fetch&token={QUERY_SECRET}"
     hostile.routes["/blob"] = lambda exchange: exchange.json({"ok": True})
-    with Transport(max_retries=0) as transport:
-        answer = transport.request("GET", f"{hostile.url}/blob?ws.op=fetch&token={QUERY_SECRET}")
-        seen.repr(answer)
+    hostile.routes["/go"] = lambda exchange: exchange.send(302, b"", [("Location", blob)])
+    hostile.routes["/busy"] = lambda exchange: exchange.send(503, b"busy")
+    with Transport(max_retries=1, sleep=lambda seconds: None) as transport:
+        seen.repr(transport.request("GET", f"{hostile.url}/go?access_token={QUERY_SECRET}"))
         refused = f"http://ada:{QUERY_SECRET}@127.0.0.1:9/x?Password={QUERY_SECRET}"  # nobody there
-        for url in (f"{hostile.url}/missing?api_key={QUERY_SECRET}&page=2", refused):
+        for url in (f"{hostile.url}/missing?api_key={QUERY_SECRET}&page=2", refused,
+                    f"{hostile.url}/busy?x-api-key={QUERY_SECRET}"):  # fmt: skip
             with pytest.raises(RestfulError) as failed:
                 transport.request("GET", url)
             seen.error(failed.value)
 
     assert [s for s in (*SECRETS, QUERY_SECRET) if s in "\n".join(seen.texts) + caplog.text] == []
-    lines = [record.getMessage() for record in caplog.records if record.name == "wadlclient.http"]
-    assert f"GET {hostile.url}/blob?ws.op=fetch&token=<hidden> -> 200" in lines[0]
-    assert f"(GET {hostile.url}/missing?api_key=<hidden>&page=2)" in seen.texts[-4]
-    assert "GET http://ada:<hidden>@127.0.0.1:9/x?Password=<hidden>: could not connect" in (
-        seen.texts[-1]
-    )
+    lines = "\n".join(record.getMessage() for record in caplog.records)
+    for shown in (
+        f"GET {hostile.url}/go?access_token=<hidden> -> 302 redirect to "
+        f"{hostile.url}/blob?ws.op=fetch&token=<hidden>",
+        f"GET {hostile.url}/blob?ws.op=fetch&token=<hidden> -> 200 (cache: none)",
+        f"GET {hostile.url}/busy?x-api-key=<hidden> -> 503; retry 1 of 1",
+    ):
+        assert shown in lines
+    errors = "\n".join(seen.texts)
+    assert f"(GET {hostile.url}/missing?api_key=<hidden>&page=2)" in errors
+    assert "GET http://ada:<hidden>@127.0.0.1:9/x?Password=<hidden>: could not connect" in errors

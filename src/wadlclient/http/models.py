@@ -107,15 +107,17 @@ class HTTPResponse(NamedTuple):
             return json.loads(self.content)
         except json.JSONDecodeError as exc:
             raise ResponseError(
-                f"malformed JSON in the response from {self.url}: {exc.msg} "
+                f"malformed JSON in the response from {shown_url(self.url)}: {exc.msg} "
                 f"at line {exc.lineno} column {exc.colno} (char {exc.pos})"
             ) from exc
         except UnicodeDecodeError as exc:
             raise ResponseError(
-                f"the response from {self.url} is not UTF-8 text (bad byte at position {exc.start})"
+                f"the response from {shown_url(self.url)} is not UTF-8 text "
+                f"(bad byte at position {exc.start})"
             ) from exc
         except RecursionError:
-            raise ResponseError(f"the JSON from {self.url} is nested too deeply") from None
+            shown = shown_url(self.url)
+            raise ResponseError(f"the JSON from {shown} is nested too deeply") from None
 
     def __repr__(self) -> str:
         # Headers and body stay out: a repr ends up in logs and tracebacks.

@@ -26,6 +26,7 @@ from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.tries import Tries
 from wadlclient.http.urls import Origin, parse_url
 from wadlclient.http.wire import BodyTooLarge
+from wadlclient.redact import shown_url
 
 __all__ = ["Pipeline"]
 
@@ -132,11 +133,11 @@ class Pipeline:
                 return response
             next_hop = next_request(request, response.status, location)
             check_redirect(request, next_hop, self._allow_insecure_redirects)
-            where = (request.method, request.url, response.status, next_hop.url)
-            logger.debug("%s %s -> %d redirect to %s", *where)
+            where = (request.method, shown_url(request.url), response.status)
+            logger.debug("%s %s -> %d redirect to %s", *where, shown_url(next_hop.url))
             request = next_hop
         raise TransportError(
-            f"{asked.method} {asked.url}: more than {self._max_redirects} redirects",
+            f"{asked.method} {shown_url(asked.url)}: more than {self._max_redirects} redirects",
             url=asked.url,
             method=asked.method,
         )
@@ -193,7 +194,7 @@ class Pipeline:
             return False
         logger.warning(
             "%s %s %s; retry %d of %d in %.1f s",
-            tries.request.method, tries.request.url, cause, retry.attempts, retry.total,
+            tries.request.method, shown_url(tries.request.url), cause, retry.attempts, retry.total,
             retry.delay,
         )  # fmt: skip
         return True
@@ -244,7 +245,8 @@ class Pipeline:
         """The answer, unless its body is over ``max_body`` (a sender that does not bound it)."""
         if len(response.content) > self._max_body:
             raise BodyTooLarge(
-                f"{request.method} {request.url}: the answer's body is over {self._max_body} bytes"
+                f"{request.method} {shown_url(request.url)}: the answer's body is over "
+                f"{self._max_body} bytes"
             )
         return response
 
