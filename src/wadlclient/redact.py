@@ -33,6 +33,7 @@ def _pattern(name: str) -> re.Pattern[str]:
     return re.compile(_PATTERNS[name])
 
 
+@functools.lru_cache(maxsize=4096)  # a recording asks of the same few names again and again
 def secret_name(name: str) -> bool:
     """Whether a field, parameter or header called ``name`` holds a secret.
 

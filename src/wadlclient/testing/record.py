@@ -152,9 +152,9 @@ class Recording:
         media_type = _media_type(response.headers)
         body: dict[str, str] | None
         if response.content and is_wadl(media_type):
-            content = scrubber.values(response.content.decode("utf-8", "surrogateescape"))
-            body, name = sidecar_body(content.encode("utf-8", "surrogateescape"))
-            files[name] = content.encode("utf-8", "surrogateescape")
+            content = scrubber.values(response.content)
+            body, name = sidecar_body(content)
+            files[name] = content
         else:
             body = _body(
                 response.content, media_type, scrubber, secret_answer=_asks_for_a_secret(request)

@@ -187,9 +187,13 @@ class Scrubber:
             position = end
         return "".join(parts) + text[position:] if parts else text
 
-    def values(self, text: str) -> str:
-        """``text`` with only the credentials held scrubbed (a service description's text)."""
-        return self._credentials(text)
+    def values(self, data: bytes) -> bytes:
+        """``data`` with only the credentials held scrubbed (a service description)."""
+        for form in self._inside:
+            encoded = form.encode("utf-8")
+            if encoded in data:
+                data = data.replace(encoded, SCRUBBED.encode("ascii"))
+        return data
 
     def _credentials(self, text: str) -> str:
         if text in self._whole:
