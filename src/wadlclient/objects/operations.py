@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from wadlclient.errors import ResponseError
 from wadlclient.http import HTTPResponse
+from wadlclient.objects.entry import writing
 from wadlclient.objects.resource import Resource, SessionLike, url_of
 from wadlclient.objects.wire import media_type_of, to_json
 from wadlclient.schema import JSON_MEDIA_TYPE
@@ -135,9 +136,10 @@ class NamedOperation:
         """Send the arguments in a body; follow a redirect with a GET. ``(final URL, answer)``."""
         transport = self._session.transport
         body, content_type = request_body(self._method.body_media_type, pairs)
-        response = transport.request(
-            self._method.name, url, body=body, content_type=content_type, follow_redirects=False
-        )
+        with writing(self._resource, url):
+            response = transport.request(
+                self._method.name, url, body=body, content_type=content_type, follow_redirects=False
+            )
         location = response.headers.get("location")
         target = urllib.parse.urljoin(url, location) if location is not None else None
         redirected = response.status in _REDIRECTS and target is not None

@@ -25,6 +25,7 @@ from wadlclient.wadl import Method, fragment_of
 
 if TYPE_CHECKING:
     from wadlclient.http import Transport
+    from wadlclient.objects.writelog import WriteLog
     from wadlclient.schema import Schema
 
 __all__ = [
@@ -68,6 +69,8 @@ class SessionLike(Protocol):
     def look_ahead(self) -> int: ...
     @property
     def conventions(self) -> Conventions: ...
+    @property
+    def writes(self) -> WriteLog | None: ...
 
     def entry(self, url: str, type_id: str | None, data: dict[str, Any] | None = None) -> Any:
         """The entry at ``url`` (an `Entry` or a registered subclass)."""
