@@ -134,8 +134,10 @@ class BulkReport:
         counts = self.counts()
         writes = counts.pop("writes")
         parts = ", ".join(f"{number} {status}" for status, number in counts.items()) or "nothing"
-        head = f"{self.operation} of {len(self.results)} items"
-        head += " (dry run: nothing sent)" if self.dry_run else f" ({writes} writes sent)"
+        count = len(self.results)
+        head = f"{self.operation} of {count} item{'' if count == 1 else 's'}"
+        sent = f" ({writes} write{'' if writes == 1 else 's'} sent)"
+        head += " (dry run: nothing sent)" if self.dry_run else sent
         lines = [f"{head}: {parts}" + ("; interrupted" if self.interrupted else "")]
         failed = self.failed
         lines += [f"  failed {r.item}: {r.error}" for r in failed[:_LISTED]]
