@@ -178,9 +178,17 @@ class PageWalker:
             total = self._total if self._total is not None else page.total
             size = "size not stated" if total is None else f"{total} entries"
             logger.info("walking %s: %s", plan.name, size)
-        walk = steady_walk(source, self._log, page, owned, plan, _pages_after)
+        pages = steady_walk(source, self._log, page, owned, plan, _pages_after)
         del page  # the walk lets go of its pages as it hands them out
-        yield from walk
+        with contextlib.closing(pages):
+            for entries, emptied in pages:
+                if not emptied:
+                    yield from entries
+                    continue
+                for index, document in enumerate(entries):
+                    entries[index] = None
+                    yield document
+                del entries
 
 
 def _pages_after(

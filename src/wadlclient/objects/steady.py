@@ -33,6 +33,7 @@ server's order of the entries not yet reached does not change.
 from __future__ import annotations
 
 import contextlib
+import operator
 from array import array
 from collections.abc import Callable, Generator
 from typing import Any
@@ -57,6 +58,8 @@ _NOTHING: frozenset[int] = frozenset()
 #: A hash no ``self_link`` has (CPython never returns -1 from ``hash``).
 _EMPTY = -1
 
+#: Pages to hand out: their entries, and whether the list may be emptied on the way.
+Pages = Generator[tuple[list[Any], bool], None, None]
 #: The pages after a page, fetched ahead (`wadlclient.objects.prefetch.pages_after`).
 PagesAfter = Callable[[PageSource, Page, WalkPlan, PageGuard], Generator[list[Any], None, None]]
 
@@ -74,7 +77,7 @@ class Seen:
     possibly moved further along the results, to be left out when met again.
     """
 
-    __slots__ = ("_anchors", "at", "moved", "recent")
+    __slots__ = ("_anchors", "_page", "at", "moved", "recent")
 
     def __init__(self) -> None:
         #: The hashes of the last `RECENT` entries handed out; ``at`` is where the next goes.
@@ -82,6 +85,8 @@ class Seen:
         self.at = 0
         self.moved: set[int] = set()
         self._anchors: dict[int, None] = {}
+        #: The page being handed out, whole (a page may hold more than the ring).
+        self._page = array("q")
 
     def was_last(self, key: int) -> bool:
         """Whether ``key`` is among the last `_LAST` entries handed out, or moved.
@@ -97,6 +102,19 @@ class Seen:
         last = recent[low:at] if low >= 0 else recent[low:] + recent[:at]
         return key in last
 
+    def remember(self, keys: array[int]) -> None:
+        """Entries handed out (a page's, at most `RECENT` of them kept)."""
+        self._page = keys
+        recent, at, count, size = self.recent, self.at, len(keys), RECENT
+        if count >= size:
+            recent[:] = keys[count - size :]
+            self.at = 0
+            return
+        first = min(count, size - at)
+        recent[at : at + first] = keys[:first]
+        recent[: count - first] = keys[first:]
+        self.at = (at + count) % size
+
     def known(self) -> frozenset[int]:
         """Every entry remembered, for checking a window."""
         return frozenset(self.recent) | self.moved | self._anchors.keys()
@@ -110,7 +128,7 @@ class Seen:
 
     def wrote(self, url: str) -> None:
         key = hash(url)
-        if key in self.recent:
+        if key in self._page or key in self.recent:
             self.moved.add(key)
 
 
@@ -196,11 +214,12 @@ class _Place:
 def steady_walk(
     source: TaggedSource, log: WriteLog, first: Page, owned: bool, plan: WalkPlan,
     pages_after: PagesAfter,
-) -> Generator[Any, None, None]:  # fmt: skip
+) -> Pages:  # fmt: skip
     """Every entry from ``first`` on, once, asking again from the right place when the results move.
 
-    ``source`` parsed ``first`` last (or noted it). ``pages_after`` is the
-    walk's look-ahead (`wadlclient.objects.prefetch.pages_after`).
+    Page by page: ``(entries, owned)``, an owned list may be emptied as it
+    is handed out. ``source`` parsed ``first`` last (or noted it).
+    ``pages_after`` is the walk's look-ahead (`prefetch.pages_after`).
     """
     seen = Seen()
     walk = _walk(source, log, first, owned, plan, pages_after, seen)
@@ -212,35 +231,48 @@ def steady_walk(
         log.unwatch(seen)
 
 
-def _hand_out(entries: list[Any], owned: bool, seen: Seen, skip: frozenset[int] | set[int]) -> Any:
-    """The entries not in ``skip``, each remembered; an owned list is emptied on the way."""
-    recent, at = seen.recent, seen.at
-    for index, document in enumerate(entries):
-        if owned:
-            entries[index] = None
-        link = document.get("self_link") if type(document) is dict else None
-        key = hash(link) if type(link) is str else link_hash(document)
-        if skip and key in skip:
-            continue
-        recent[at] = key
-        at = seen.at = (at + 1) % RECENT
-        yield document
+def _page_out(
+    entries: list[Any], owned: bool, seen: Seen, skip: frozenset[int] | set[int]
+) -> tuple[list[Any], bool]:
+    """A page to hand out, without the entries in ``skip``; its entries remembered.
+
+    The page's hashes are taken, and remembered, in one go (C loops): the
+    walk's cost per entry stays that of handing it out (`PageWalker.walk`).
+    """
+    keys = _keys_of(entries)
+    if skip and not skip.isdisjoint(keys):
+        kept = [(d, k) for d, k in zip(entries, keys, strict=True) if k not in skip]
+        entries, owned = [document for document, _ in kept], True
+        keys = array("q", [key for _, key in kept])
+    seen.remember(keys)
+    return entries, owned
+
+
+_SELF_LINK = operator.itemgetter("self_link")
+
+
+def _keys_of(entries: list[Any]) -> array[int]:
+    """The hashes of the entries' ``self_link`` (`link_hash` for an entry without one)."""
+    try:
+        return array("q", map(hash, map(_SELF_LINK, entries)))
+    except (KeyError, TypeError, OverflowError):
+        return array("q", map(link_hash, entries))
 
 
 def _walk(
     source: TaggedSource, log: WriteLog, first: Page, owned: bool, plan: WalkPlan,
     pages_after: PagesAfter, seen: Seen,
-) -> Generator[Any, None, None]:  # fmt: skip
+) -> Pages:  # fmt: skip
     place = _Place(first.next_start or 0, source)
     last = first._replace(entries=[])
-    yield from _hand_out(first.entries, owned, seen, _NOTHING)
+    yield _page_out(first.entries, owned, seen, _NOTHING)
     del first
     while last.next:
         if last.next_start is None:
             # Next links without an offset cannot be asked for from elsewhere: follow them.
             with contextlib.closing(pages_after(source, last, plan, PageGuard())) as rest:
                 for entries in rest:
-                    yield from _hand_out(entries, True, seen, seen.moved)
+                    yield _page_out(entries, True, seen, seen.moved)
             return
         if place.quiet is not None and log.quiet_since(place.quiet):
             in_step = yield from _follow(source, last, plan, pages_after, place, seen)
@@ -258,13 +290,13 @@ def _walk(
         place.moved_to(source, window.next_start or 0)
         last = window._replace(entries=[])
         del window
-        yield from _hand_out(new, True, seen, _NOTHING)
+        yield _page_out(new, True, seen, _NOTHING)
 
 
 def _follow(
     source: TaggedSource, last: Page, plan: WalkPlan, pages_after: PagesAfter,
     place: _Place, seen: Seen,
-) -> Generator[Any, None, bool]:  # fmt: skip
+) -> Generator[tuple[list[Any], bool], None, bool]:  # fmt: skip
     """Hand out the pages after ``last`` while each is in step: True at the end, else False."""
     with contextlib.closing(pages_after(source, last, plan, PageGuard())) as rest:
         for entries in rest:
@@ -272,7 +304,7 @@ def _follow(
                 return False
             place.stalls = 0
             after = source.next_start
-            yield from _hand_out(entries, True, seen, seen.moved)
+            yield _page_out(entries, True, seen, seen.moved)
             if after is None:
                 return True
             place.moved_to(source, after)
