@@ -207,3 +207,20 @@ def test_progress_shows_a_bar_on_stderr(
 def test_a_policy_that_cannot_work_is_refused_before_anything_is_sent() -> None:
     with pytest.raises(ValueError, match="at least 1 write"):
         bulk.update([], done, policy=BulkPolicy(writes=0))
+
+
+def test_ctrl_c_stops_the_run_with_the_report_of_every_write_sent(recipes: RunningService) -> None:
+    def three_then_ctrl_c(entries: list[Any]) -> Any:
+        yield from entries
+        raise KeyboardInterrupt
+
+    with ServiceRoot(None, recipes.base_url) as root:
+        entries = root.recipes[:3]
+        recipes.journal.clear()
+        with pytest.raises(KeyboardInterrupt) as caught:
+            bulk.update(three_then_ctrl_c(entries), done)
+
+    report = caught.value.bulk_report  # type: ignore[attr-defined]
+    assert report.interrupted and not report.ok and "interrupted" in str(report)
+    assert {r.status for r in report} <= {"changed"}
+    assert methods(recipes).count("PATCH") == len(report) <= 3
