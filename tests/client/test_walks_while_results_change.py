@@ -18,6 +18,7 @@ import pytest
 from cookbook_service.testing import RunningService
 from wadlclient import Collection, ServiceRoot
 from wadlclient.lazr.restfulclient.resource import ServiceRoot as LazrServiceRoot
+from wadlclient.objects import session_of
 
 from .conftest import clear_journal, journal_entries
 
@@ -169,3 +170,18 @@ def test_entries_others_remove_behind_the_walk_make_it_skip_nothing(
             seen.append(recipe.id)
 
     assert seen == before
+
+
+def test_walks_are_told_of_saves_and_of_named_operations_that_write(
+    small: RunningService,
+) -> None:
+    with ServiceRoot(None, small.base_url) as root:
+        writes = session_of(root).writes
+        assert writes is not None
+        book = root.cookbooks[0]
+        book.replace_cover(cover=b"A cover.")  # a POST
+        len(root.cookbooks.find_recipes(search=SEARCH))  # a GET operation: a read
+        book.price = 2.5
+        book.lp_save()
+
+    assert (writes.started, writes.finished) == (2, 2)
