@@ -65,6 +65,8 @@ LAYERS: dict[str, Rule] = {
     # a service's schema, then the objects a caller works with
     SCHEMA: Rule((*BOTTOM, WADL, CACHE, SCHEMA)),
     "wadlclient.objects": Rule((*BOTTOM, *OBJECTS)),
+    # bulk changes: entries and operations of the objects, through a write lane
+    "wadlclient.bulk": Rule((*BOTTOM, HTTP, "wadlclient.objects", "wadlclient.bulk")),
     # typed access: reads a service's schema, writes a package (wadlclient.stubgen)
     "wadlclient.stubgen": Rule((*BOTTOM, WADL, SCHEMA, "wadlclient.objects", "wadlclient.stubgen")),
     # top: may import anything of wadlclient

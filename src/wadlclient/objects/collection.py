@@ -184,7 +184,7 @@ class Collection(Resource, Generic[EntryT]):
         object.__setattr__(self, "_entry_type", entry_type)
         first = page_of(first_page, url) if first_page is not None else None
         source = CollectionPages(session.transport, url)
-        object.__setattr__(self, "_pages", PageWalker(source, first))
+        object.__setattr__(self, "_pages", PageWalker(source, first, session.writes))
 
     # A collection's own fields are paging details; only its operations are attributes.
 

@@ -26,6 +26,7 @@ from wadlclient.wadl import Method, fragment_of
 
 if TYPE_CHECKING:
     from wadlclient.http import Transport
+    from wadlclient.objects.writelog import WriteLog
     from wadlclient.schema import Schema
 
 __all__ = [
@@ -71,6 +72,8 @@ class SessionLike(Protocol):
     def conventions(self) -> Conventions: ...
     @property
     def keys(self) -> KeyPaths: ...
+    @property
+    def writes(self) -> WriteLog | None: ...
 
     def entry(self, url: str, type_id: str | None, data: dict[str, Any] | None = None) -> Any:
         """The entry at ``url`` (an `Entry` or a registered subclass)."""

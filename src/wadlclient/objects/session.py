@@ -26,6 +26,7 @@ from wadlclient.objects.hosted import HostedFile
 from wadlclient.objects.keys import GENERIC, KeyPaths
 from wadlclient.objects.operations import NamedOperation, OnWrite, operation_class
 from wadlclient.objects.resource import REDACTED_MESSAGE, Resource, ServiceRootResource
+from wadlclient.objects.writelog import WriteLog
 from wadlclient.schema import Schema
 from wadlclient.wadl import Method, fragment_of
 
@@ -55,6 +56,8 @@ class Session(NamedTuple):
     conventions: Conventions = NATIVE
     #: Where a key look-up finds an entry (`wadlclient.objects.keys`).
     keys: KeyPaths = GENERIC
+    #: The writes this root's objects send, for the walks running meanwhile (`writelog`).
+    writes: WriteLog | None = None
 
     def class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:
         """The class registered for ``type_id`` when it is a ``default``, else ``default``."""
