@@ -228,8 +228,13 @@ def test_a_good_recording_is_untouched_by_the_checks(
     assert replay(path, root_url, ["ada", "grace"]) == ["Ada", "Grace"]
 
 
-@pytest.mark.parametrize("content", [b'{"format": "wadlclient-recording/2", "exchanges": [{"m',
-                                     b'{"format": "wadlclient-recording/2", "exchanges": [7]}'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"format": "wadlclient-recording/2", "exchanges": [{"m',
+        b'{"format": "wadlclient-recording/2", "exchanges": [7]}',
+    ],
+)
 def test_the_runner_refuses_a_bad_replay_file_in_one_line(tmp_path: Path, content: bytes) -> None:
     bad = tmp_path / "bad.json"
     bad.write_bytes(content)
