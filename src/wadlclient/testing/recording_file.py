@@ -203,8 +203,8 @@ class _Reader:
                 content = (self.path.parent / name).read_bytes()
             except OSError as error:
                 raise self.fail(
-                    where, f"the WADL file {name} beside it cannot be read "
-                    f"({error.strerror or error})"
+                    where,
+                    f"the WADL file {name} beside it cannot be read ({error.strerror or error})",
                 ) from None
             if hashlib.sha256(content).hexdigest() != digest:
                 raise self.fail(where, f"the WADL file {name} beside it was changed since")

@@ -134,7 +134,7 @@ class Scrubber:
         (``issueAccessToken``): a bare JSON value is scrubbed whole.
         """
         stripped = text.lstrip()
-        if "json" in media_type or stripped[:1] in ('{', '[', '"'):
+        if "json" in media_type or stripped[:1] in ("{", "[", '"'):
             try:
                 document = json.loads(text)
             except (ValueError, RecursionError):
@@ -231,8 +231,7 @@ def _header_credentials(value: str) -> list[str]:
     if scheme != "oauth":
         return []
     params = {
-        key.lower(): unquote(found)
-        for key, found in re.findall(r'([\w.-]+)\s*=\s*"([^"]*)"', rest)
+        key.lower(): unquote(found) for key, found in re.findall(r'([\w.-]+)\s*=\s*"([^"]*)"', rest)
     }
     found = [params.get("oauth_token", "")]
     if params.get("oauth_signature_method", "").upper() == "PLAINTEXT":
