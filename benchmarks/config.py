@@ -72,6 +72,22 @@ def launchpad_wadl_path() -> Path:
     return shared_data_dir() / "launchpad-devel.wadl"
 
 
+#: The versions of Launchpad's web service whose published WADL the shared data holds.
+LAUNCHPAD_VERSIONS = ("devel", "beta", "1.0")
+
+
+def launchpad_published_wadl_path(version: str = "devel") -> Path:
+    """Launchpad's published WADL of ``version`` (gzip-compressed), as api.launchpad.net serves it.
+
+    Not `launchpad_wadl_path`, which is launchpadlib's old 1.0 test WADL under
+    a misleading name; the typed package (``make launchpad-typed``) is
+    generated from this one, ``devel``.
+    """
+    if version not in LAUNCHPAD_VERSIONS:
+        raise ValueError(f"Launchpad publishes no WADL {version!r}: one of {LAUNCHPAD_VERSIONS}")
+    return shared_data_dir() / "launchpad" / f"{version}.wadl.gz"
+
+
 @dataclass(frozen=True)
 class ServiceSpec:
     """Options of one ``python -m cookbook_service`` process the harness starts."""

@@ -7,7 +7,12 @@ a busy gateway do instead of forwarding:
 
 - answers 429, 502, 503 or 504 itself (keeping the connection open);
 - drops the connection after reading the request, before any answer;
+- loses the answer: forwards the request (the service acts on it), then
+  drops the connection instead of passing the answer on;
 - stalls: reads the request and never answers, until the client gives up.
+
+``method_statuses`` adds statuses for some methods only (a 412 for 2 %
+of the PATCHes, say: a save that met someone else's change).
 
 Which request meets which fault is decided from a hash of the seed, the
 request line and how often that request line was seen, not from the order
@@ -33,6 +38,7 @@ from typing import NamedTuple
 #: A fate: forwarded, answered with a status by the proxy, dropped, or stalled.
 FORWARD = "forward"
 DROP = "drop"
+LOSE = "lose"
 STALL = "stall"
 
 _HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade"}
@@ -45,6 +51,10 @@ class FaultPlan:
     statuses: dict[int, float] = field(default_factory=dict)
     drop: float = 0.0
     stall: float = 0.0
+    #: Forwarded, and the answer dropped on the way back.
+    lose: float = 0.0
+    #: Shares of statuses for some methods only, besides ``statuses``: {"PATCH": {412: 0.02}}.
+    method_statuses: dict[str, dict[int, float]] = field(default_factory=dict)
     #: Faults one request line meets at most in a row before it is forwarded.
     max_in_a_row: int = 3
     #: Methods that may meet a fault (all when None).
@@ -63,7 +73,14 @@ class FaultPlan:
             return FORWARD
         digest = hashlib.sha256(f"{self.seed} {method} {target} {seen}".encode()).digest()
         draw = int.from_bytes(digest[:8], "big") / 2**64
-        for fault, share in (*self.statuses.items(), (DROP, self.drop), (STALL, self.stall)):
+        faults = (
+            *self.statuses.items(),
+            *self.method_statuses.get(method, {}).items(),
+            (DROP, self.drop),
+            (LOSE, self.lose),
+            (STALL, self.stall),
+        )
+        for fault, share in faults:
             if draw < share:
                 return fault
             draw -= share
@@ -160,6 +177,9 @@ class _Handler(socketserver.StreamRequestHandler):
                     return
                 if isinstance(fate, int):
                     self._answer_status(fate)
+                elif fate == LOSE:
+                    self._forward(upstream, method, target, headers, body, answer=False)
+                    return
                 else:
                     self._forward(upstream, method, target, headers, body)
         except (OSError, http.client.HTTPException):
@@ -203,17 +223,22 @@ class _Handler(socketserver.StreamRequestHandler):
         target: str,
         headers: list[tuple[str, str]],
         body: bytes,
+        *,
+        answer: bool = True,
     ) -> None:
+        """Pass the request on and, when ``answer``, its answer back."""
         upstream.putrequest(method, target, skip_host=True, skip_accept_encoding=True)
         for name, value in headers:
             if name.lower() not in _HOP_BY_HOP:
                 upstream.putheader(name, value)
         upstream.endheaders(body or None)
-        answer = upstream.getresponse()
-        content = answer.read()
-        lines = [f"HTTP/1.1 {answer.status} {answer.reason}"]
+        got = upstream.getresponse()
+        content = got.read()
+        if not answer:
+            return
+        lines = [f"HTTP/1.1 {got.status} {got.reason}"]
         kept = _HOP_BY_HOP if method == "HEAD" else _HOP_BY_HOP | {"content-length"}
-        lines += [f"{k}: {v}" for k, v in answer.getheaders() if k.lower() not in kept]
+        lines += [f"{k}: {v}" for k, v in got.getheaders() if k.lower() not in kept]
         if method != "HEAD":
             lines.append(f"Content-Length: {len(content)}")
         self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + content)

@@ -24,7 +24,7 @@ from types import ModuleType
 
 import pyperf  # type: ignore[import-untyped]
 
-from benchmarks import fakestart, flaky, fleet, latency, lptasks, report
+from benchmarks import bulk, fakestart, flaky, fleet, latency, lptasks, report
 from benchmarks.config import (
     BENCH_DIR,
     CLIENTS,
@@ -50,6 +50,7 @@ SECTIONS: dict[str, tuple[ModuleType, str]] = {
     "latency": (latency, "N+1 and cold start at 50 and 150 ms"),
     "lptasks": (lptasks, "task.bug.owner.name over 500 bug tasks at 50 and 150 ms"),
     "flaky": (flaky, "read workload through the fault proxy"),
+    "bulk": (bulk, "300 entries changed at 150 ms: one by one, in bulk, through faults"),
     "fakestart": (fakestart, "a fake of the real devel WADL (2.2 MB) starts warm (testing kit)"),
     "fleet": (fleet, "16 workers on one Redis cache, walks, mixed load"),
 }

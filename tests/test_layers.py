@@ -20,7 +20,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
-BOTTOM = ("wadlclient._version", "wadlclient.errors", "wadlclient.headers")
+BOTTOM = ("wadlclient._version", "wadlclient.errors", "wadlclient.headers", "wadlclient.redact")
 WADL = "wadlclient.wadl"
 AUTH = "wadlclient.auth"
 CACHE = "wadlclient.cache"
@@ -51,6 +51,7 @@ LAYERS: dict[str, Rule] = {
     "wadlclient._version": Rule(BOTTOM),
     "wadlclient.errors": Rule(BOTTOM),
     "wadlclient.headers": Rule(BOTTOM),
+    "wadlclient.redact": Rule(BOTTOM),
     # the WADL model, its parser and its persisted form
     WADL: Rule((*BOTTOM, WADL), never=("wadlclient.wadl.store",)),
     "wadlclient.wadl.model": Rule(BOTTOM),
@@ -59,9 +60,13 @@ LAYERS: dict[str, Rule] = {
     AUTH: Rule((*BOTTOM, AUTH)),
     CACHE: Rule((*BOTTOM, CACHE)),
     HTTP: Rule((*BOTTOM, CACHE, HTTP)),
+    # the steps below the transport: redirects, retries, authorization, one exchange
+    "wadlclient.http.pipeline": Rule((*BOTTOM, CACHE, HTTP), never=("wadlclient.http.transport",)),
     # a service's schema, then the objects a caller works with
     SCHEMA: Rule((*BOTTOM, WADL, CACHE, SCHEMA)),
     "wadlclient.objects": Rule((*BOTTOM, *OBJECTS)),
+    # bulk changes: entries and operations of the objects, through a write lane
+    "wadlclient.bulk": Rule((*BOTTOM, HTTP, "wadlclient.objects", "wadlclient.bulk")),
     # typed access: reads a service's schema, writes a package (wadlclient.stubgen)
     "wadlclient.stubgen": Rule((*BOTTOM, WADL, SCHEMA, "wadlclient.objects", "wadlclient.stubgen")),
     # top: may import anything of wadlclient

@@ -49,17 +49,17 @@ class Cookbook(wadlclient.EntryLike, typing.Protocol):
     """A description of the cookbook."""
 
     @property
-    def recipes(self) -> wadlclient.Collection[Recipe]:
+    def recipes(self) -> wadlclient.CollectionLike[Recipe]:
         """The recipes in this cookbook."""
 
     @property
     def cover(self) -> wadlclient.HostedFile:
         """The cookbook's cover image."""
 
-    def find_recipe_for(self, *, dish: Dish) -> Recipe | None:
+    def find_recipe_for(self, *, dish: Dish | str) -> Recipe | None:
         """This cookbook's recipe for a dish, or null."""
 
-    def find_recipes(self, *, search: str) -> wadlclient.Collection[Recipe]:
+    def find_recipes(self, *, search: str) -> wadlclient.CollectionLike[Recipe]:
         """Find recipes in this cookbook whose instructions contain the search text."""
 
     def make_more_interesting(self) -> typing.Any:
@@ -80,7 +80,7 @@ class Dish(wadlclient.EntryLike, typing.Protocol):
     """The dish's name."""
 
     @property
-    def recipes(self) -> wadlclient.Collection[Recipe]:
+    def recipes(self) -> wadlclient.CollectionLike[Recipe]:
         """The recipes for this dish."""
 
 
@@ -119,10 +119,10 @@ class Cookbooks(wadlclient.CollectionLike[Cookbook], typing.Protocol):
     ) -> Cookbook:
         """Create a cookbook."""
 
-    def find_for_cuisine(self, *, cuisine: Cuisine) -> wadlclient.Collection[Cookbook]:
+    def find_for_cuisine(self, *, cuisine: Cuisine) -> wadlclient.CollectionLike[Cookbook]:
         """Find the cookbooks of a cuisine."""
 
-    def find_recipes(self, *, search: str) -> wadlclient.Collection[Recipe]:
+    def find_recipes(self, *, search: str) -> wadlclient.CollectionLike[Recipe]:
         """Find recipes whose instructions contain the search text."""
 
 
@@ -130,16 +130,16 @@ class ServiceRoot(wadlclient.RootLike, typing.Protocol):
     """The root of the web service."""
 
     @property
-    def recipes(self) -> wadlclient.Collection[Recipe]: ...
+    def recipes(self) -> wadlclient.CollectionLike[Recipe]: ...
 
     @property
-    def dishes(self) -> wadlclient.Collection[Dish]: ...
+    def dishes(self) -> wadlclient.CollectionLike[Dish]: ...
 
     @property
     def cookbooks(self) -> Cookbooks: ...
 
     @property
-    def featured_cookbook(self) -> Cookbook | None: ...
+    def featured_cookbook(self) -> Cookbook: ...
 
 
 def connect(authorizer: typing.Any, service_root: str, **options: typing.Any) -> ServiceRoot:

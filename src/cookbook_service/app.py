@@ -126,7 +126,7 @@ class CookbookASGI:
     async def _read_body(self, receive: Receive, headers: dict[str, str]) -> bytes:
         limit = self.config.max_body_bytes
         declared = headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
+        if declared.isascii() and declared.isdigit() and int(declared) > limit:
             raise _BodyTooLarge
         chunks: list[bytes] = []
         size = 0

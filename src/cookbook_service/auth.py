@@ -266,7 +266,7 @@ def _check_timestamp(params: Mapping[str, str], required: bool, challenge: str) 
         if required:
             raise AuthenticationFailed("oauth_timestamp missing", challenge)
         return
-    if not stamp.isdigit():
+    if not (stamp.isascii() and stamp.isdigit()):
         raise AuthenticationFailed("oauth_timestamp is not a number", challenge)
     if abs(int(stamp) - time.time()) > TIMESTAMP_WINDOW:
         raise AuthenticationFailed("oauth_timestamp outside the accepted window", challenge)
@@ -298,7 +298,7 @@ class NonceStore:
                 self._next_sweep = now + 60
             if key in self._seen:
                 return False
-            self._seen[key] = int(stamp) if stamp.isdigit() else int(now)
+            self._seen[key] = int(stamp) if stamp.isascii() and stamp.isdigit() else int(now)
             return True
 
 

@@ -1,12 +1,20 @@
 """launchpadlib's `Launchpad`, typed as Launchpad's service root.
 
 `Launchpad` is declared as a subclass of `wadlclient.launchpad.ServiceRoot`,
-the protocol generated from Launchpad's WADL: ``launchpad.people``,
-``person.getRecipe(name=...)`` and ``task.status = "Fix Released"`` are
-checked against the WADL. The login methods return the class they are
-called on, as launchpadlib's do.
+the protocol generated from Launchpad's published devel WADL:
+``launchpad.snaps.findByOwner(owner=...)``, ``snap.requestBuilds(...)`` and
+``task.status = "Fix Released"`` are checked against the WADL, and so is a
+misspelt collection, field or named operation. The login methods return
+the class they are called on, as launchpadlib's do; a path may be a `str`
+or an `os.PathLike`, as launchpadlib accepts both.
+
+``launchpad.me`` is a `Person` after any login: launchpadlib's class is
+the same for an anonymous login, whose ``me`` raises `Unauthorized` at
+run time (Launchpad answers 401), as code that tells the two apart by
+catching it expects.
 """
 
+import os
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
@@ -18,6 +26,8 @@ _L = TypeVar("_L", bound=Launchpad)
 
 #: How `login_with` reports a failure to save credentials.
 CredentialSaveFailed = Callable[[], None]
+#: A file or directory, as launchpadlib takes it (it calls `os.path` functions on it).
+_StrPath = str | os.PathLike[str]
 
 class Launchpad(wadlclient.launchpad.ServiceRoot):
     """The root of Launchpad's web service, as launchpadlib hands it out."""
@@ -48,7 +58,7 @@ class Launchpad(wadlclient.launchpad.ServiceRoot):
         authorization_engine: Any,
         credential_store: Any,
         service_root: str = ...,
-        cache: str | None = ...,
+        cache: _StrPath | None = ...,
         timeout: float | None = ...,
         proxy_info: Any = ...,
         version: str = ...,
@@ -58,7 +68,7 @@ class Launchpad(wadlclient.launchpad.ServiceRoot):
         cls: type[_L],
         consumer_name: str,
         service_root: str = ...,
-        launchpadlib_dir: str | None = ...,
+        launchpadlib_dir: _StrPath | None = ...,
         timeout: float | None = ...,
         proxy_info: Any = ...,
         version: str = ...,
@@ -68,13 +78,13 @@ class Launchpad(wadlclient.launchpad.ServiceRoot):
         cls: type[_L],
         application_name: str | None = ...,
         service_root: str = ...,
-        launchpadlib_dir: str | None = ...,
+        launchpadlib_dir: _StrPath | None = ...,
         timeout: float | None = ...,
         proxy_info: Any = ...,
         authorization_engine: Any = ...,
         allow_access_levels: Sequence[str] | None = ...,
         max_failed_attempts: int | None = ...,
-        credentials_file: str | None = ...,
+        credentials_file: _StrPath | None = ...,
         version: str = ...,
         consumer_name: str | None = ...,
         credential_save_failed: CredentialSaveFailed | None = ...,
@@ -87,7 +97,7 @@ class Launchpad(wadlclient.launchpad.ServiceRoot):
         token_string: str,
         access_secret: str,
         service_root: str = ...,
-        cache: str | None = ...,
+        cache: _StrPath | None = ...,
         timeout: float | None = ...,
         proxy_info: Any = ...,
         authorization_engine: Any = ...,

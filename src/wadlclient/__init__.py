@@ -10,6 +10,8 @@ changing its imports::
             print(recipe.id, recipe.dish.name)
 """
 
+from typing import TYPE_CHECKING, Any
+
 from wadlclient._version import __version__
 from wadlclient.auth import (
     AccessToken,
@@ -60,6 +62,20 @@ from wadlclient.objects import (
 )
 from wadlclient.schema import EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE
 
+if TYPE_CHECKING:
+    from wadlclient.bulk import BulkPolicy, BulkReport
+
+#: Names exported from `wadlclient.bulk`, imported when first asked for (it needs threads).
+_BULK_NAMES = frozenset({"BulkPolicy", "BulkReport"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _BULK_NAMES:
+        from wadlclient import bulk
+
+        return getattr(bulk, name)
+    raise AttributeError(f"module 'wadlclient' has no attribute {name!r}")
+
 
 def install_as_lazr_restfulclient() -> None:
     """Make ``lazr.restfulclient`` (and launchpadlib above it) run on wadlclient, in this process.
@@ -79,6 +95,8 @@ __all__ = [
     "BadRequest",
     "BasicHttpAuthorizer",
     "BodyTooLarge",
+    "BulkPolicy",
+    "BulkReport",
     "CacheError",
     "ClientError",
     "Collection",

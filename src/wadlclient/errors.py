@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from http import HTTPStatus
 
+from wadlclient.redact import shown_url
+
 __all__ = [
     "BadRequest",
     "CacheError",
@@ -182,7 +184,7 @@ class HTTPError(RestfulError):
 
     def __str__(self) -> str:
         text = f"HTTP Error {self.status}: {self.reason}"
-        request = " ".join(part for part in (self.method, self.url) if part)
+        request = " ".join(part for part in (self.method, shown_url(self.url)) if part)
         if request:
             text += f" ({request})"
         message = self.server_message()

@@ -15,6 +15,7 @@ import importlib.util
 import os
 import runpy
 import sys
+from pathlib import Path
 
 from wadlclient import install_as_lazr_restfulclient
 
@@ -29,7 +30,9 @@ def main(argv: list[str]) -> int:
     """Install the compatibility modules, then run the script or module as ``__main__``.
 
     Exit statuses: 0 for ``--help``; 2, with one line on stderr, for a
-    missing or unknown script or module (as ``python`` itself says it).
+    missing or unknown script or module (as ``python`` itself says it), or
+    a ``--replay`` file that is not a sound recording (read before the
+    program starts, so that it fails there rather than deep inside it).
     """
     if argv and argv[0] in ("-h", "--help"):
         print(f"{_USAGE}\n\n{__doc__.strip().splitlines()[0]}")
@@ -42,6 +45,10 @@ def main(argv: list[str]) -> int:
         argv = argv[2:]
     if not argv or (argv[0] == "-m" and len(argv) < 2):
         print(_USAGE, file=sys.stderr)
+        return 2
+    problem = _replay_problem()
+    if problem:
+        print(f"python -m wadlclient.lazr_compat: {problem}", file=sys.stderr)
         return 2
     install_as_lazr_restfulclient()
     if argv[0] == "-m":
@@ -59,6 +66,20 @@ def main(argv: list[str]) -> int:
         sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
         runpy.run_path(argv[0], run_name="__main__")
     return 0
+
+
+def _replay_problem() -> str:
+    """What is wrong with the recording ``$WADLCLIENT_REPLAY`` names ("" when nothing is)."""
+    replay = os.environ.get(_SESSION_OPTIONS["--replay"])
+    if not replay:
+        return ""
+    from wadlclient.testing.record import RecordingError, read_recording
+
+    try:
+        read_recording(Path(replay))
+    except RecordingError as error:
+        return str(error)
+    return ""
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -142,6 +143,24 @@ def test_missing_file_raises_naming_path_and_reason(tmp_path: Path) -> None:
 
     assert str(path) in str(caught.value)
     assert "No such file or directory" in str(caught.value)
+
+
+@pytest.mark.timeout(20)
+def test_a_fifo_given_as_the_path_is_refused_naming_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "credentials"
+    os.mkfifo(fifo)
+    # Whatever happens, a writer comes in 10 s: a reader blocked on the FIFO is freed, and fails.
+    writer = threading.Timer(10, lambda: fifo.write_text("[1]\n"))
+    writer.start()
+    try:
+        with pytest.raises(CredentialsFileError) as caught:
+            OAuthAuthorizer.load_from_path(fifo)
+    finally:
+        writer.cancel()
+
+    assert str(caught.value) == (
+        f"cannot read credentials file {fifo}: it is a FIFO, not a regular file"
+    )
 
 
 @pytest.mark.parametrize(

@@ -205,6 +205,12 @@ def test_oauth_stale_timestamp_fails() -> None:
         check("oauth", oauth("app", "tok", "tok-secret", timestamp=stale))
 
 
+@pytest.mark.parametrize("timestamp", ["soon", "\u00b2"])  # "²": str.isdigit() yes, int() no
+def test_oauth_a_timestamp_that_is_not_a_number_fails(timestamp: str) -> None:
+    with pytest.raises(AuthenticationFailed, match="oauth_timestamp is not a number"):
+        check("oauth", oauth("app", "tok", "tok-secret", timestamp=timestamp))
+
+
 def test_oauth_unsupported_signature_method_fails() -> None:
     headers = oauth("app", "tok", "tok-secret", method=oauth1.SIGNATURE_HMAC_SHA256)
 

@@ -177,6 +177,16 @@ def test_the_environment_variable_turns_the_look_ahead_on(
     assert len(_dish_requests(far)) > 1
 
 
+@pytest.mark.parametrize("value", ["ten", "-1", "\u00b2"])  # "²": str.isdigit() yes, int() no
+def test_a_look_ahead_that_is_not_a_whole_number_is_refused_naming_the_variable(
+    far: RunningService, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv(LOOK_AHEAD_VARIABLE, value)
+
+    with pytest.raises(ValueError, match=f"^{LOOK_AHEAD_VARIABLE} must be a whole number"):
+        ServiceRoot(None, far.base_url)
+
+
 class _Raw:
     def __init__(self, dish_link_url: str) -> None:
         self.dish_link_url = dish_link_url

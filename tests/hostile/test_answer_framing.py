@@ -142,6 +142,7 @@ def test_head_204_and_304_answers_have_no_body_whatever_their_length_says(
     [
         (b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}", "Content-Length"),
         (b"HTTP/1.1 200 OK\r\nContent-Length: -2\r\n\r\n{}", "Content-Length"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: \xb2\r\n\r\n{}", "Content-Length"),  # "²"
         (b"HTTP/1.1 two hundred OK\r\n\r\n", "BadStatusLine"),
         (b"SPDY/3 200 OK\r\n\r\n", "BadStatusLine"),
         (b"HTTP/1.1 200 OK\r\n" + b"X-Many: 1\r\n" * 101 + b"\r\n", "more than 100 headers"),

@@ -67,6 +67,17 @@ def test_a_retry_after_beyond_the_deadline_is_not_waited_for(hostile: HostileSer
     assert time.monotonic() - started < 5
 
 
+@pytest.mark.parametrize("retry_after", ["\u00b2", "1\u00b3", "\u00b9 0", "-1", "1.5", "soon"])
+def test_a_malformed_retry_after_counts_as_absent(hostile: HostileServer, retry_after: str) -> None:
+    _always_503(hostile, retry_after=retry_after)  # "²": str.isdigit() says yes, float() no
+    sleeps = _Sleeps()
+    with Transport(sleep=sleeps, max_retries=2) as transport, pytest.raises(ServerError):
+        transport.request("GET", hostile.url + "/busy")
+
+    assert hostile.count("/busy") == 3
+    assert len(sleeps) == 2 and all(0 <= slept <= 1 for slept in sleeps)  # the backoff's
+
+
 def test_each_retry_is_logged_at_warning_with_status_wait_and_attempt(
     hostile: HostileServer, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -163,6 +163,12 @@ def test_unknown_recipe_is_404(cookbook_service: RunningService, web: httpx.Clie
     assert web.get(cookbook_service.url("recipes/999")).status_code == 404
 
 
+def test_a_superscript_digit_for_an_id_is_404(
+    cookbook_service: RunningService, web: httpx.Client
+) -> None:
+    assert web.get(cookbook_service.url("recipes/%C2%B2")).status_code == 404  # "²"
+
+
 def test_featured_cookbook_is_a_top_level_entry(
     cookbook_service: RunningService, web: httpx.Client
 ) -> None:

@@ -34,3 +34,9 @@ def lp_root(fake_lp: FakeService) -> Iterator[ServiceRoot]:
     """wadlclient's own client on the fake Launchpad."""
     with ServiceRoot(None, fake_lp.service_root, version=fake_lp.version) as root:
         yield root
+
+
+@pytest.fixture(scope="session")
+def fake_launchpad_wadl() -> bytes:
+    """The plugin's ``fake_launchpad`` on the shipped devel WADL, whatever the environment names."""
+    return launchpad_wadl()

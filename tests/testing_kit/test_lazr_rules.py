@@ -101,9 +101,13 @@ def test_an_anonymous_request_for_me_is_launchpads_401(fake_lp: FakeService) -> 
 
     status, _headers, body = send(fake_lp, "GET", "people/+me", headers=ANONYMOUS)
 
+    logged_in = send(fake_lp, "GET", "people/+me", headers=LOGGED_IN)
+
     assert (status, body) == (401, b"You need to be logged in to view this URL.\n")
-    assert [(s.path, s.status, s.auth_scheme) for s in fake_lp.journal] == [
-        ("people/+me", 401, "OAuth")
+    assert logged_in[0] == 303
+    assert [(s.path, s.status, s.auth_scheme, s.anonymous) for s in fake_lp.journal] == [
+        ("people/+me", 401, "OAuth", True),
+        ("people/+me", 303, "OAuth", False),
     ]
 
 

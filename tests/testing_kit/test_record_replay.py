@@ -13,7 +13,7 @@ import pytest
 
 from wadlclient import AccessToken, OAuthAuthorizer, TransportError
 from wadlclient.testing import FakeService
-from wadlclient.testing.record import ReplaySender, recorded_root, replayed_root, scrub
+from wadlclient.testing.record import recorded_root, replayed_root, scrub
 
 SCRIPT = Path(__file__).with_name("lp_recorded_script.py")
 
@@ -80,14 +80,6 @@ def test_a_request_that_was_not_recorded_fails_naming_it(
             root.bugs[0]
         with pytest.raises(TransportError, match=r"people\?ws.start=0&ws.size=1 again: not in"):
             root.people[0]
-
-
-def test_a_file_that_is_not_a_recording_is_refused_in_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "session.json"
-    path.write_text('{"exchanges": []}')
-
-    with pytest.raises(ValueError, match="not a recording of format 'wadlclient-recording/1'"):
-        ReplaySender(path)
 
 
 def test_a_session_with_the_real_cookbook_service_replays_without_it(

@@ -120,3 +120,20 @@ def test_the_rewrite_ends_with_its_block_and_the_latest_is_asked_first() -> None
     after = rewritten_address(url)
 
     assert (inner, outer, after) == ("http://inner.test/devel/", "http://outer.test/devel/", url)
+
+
+def test_typed_key_lookups_for_launchpads_address_reach_the_fakes_shapes(
+    fake_launchpad: FakeService,
+) -> None:
+    fake_launchpad.add("people", name="ada", display_name="Ada Lovelace")
+    fake_launchpad.add("projects", name="frobnicator", display_name="Frobnicator")
+    fake_launchpad.add("bugs", title="It frobs")
+
+    with wadlclient.launchpad.login_anonymously(
+        "keys", "https://api.launchpad.net/", version="devel"
+    ) as lp:
+        found = [lp.people["ada"].display_name, lp.projects["frobnicator"].display_name]
+        found.append(lp.bugs["1"].title)
+
+    assert found == ["Ada Lovelace", "Frobnicator", "It frobs"]
+    assert [s.path for s in fake_launchpad.journal if s.path] == ["~ada", "frobnicator", "bugs/1"]

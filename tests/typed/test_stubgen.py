@@ -105,7 +105,7 @@ def test_mypy_strict_accepts_a_correct_script_and_reports_each_mistake(
         "str",
         "decimal.Decimal",
         "wadlclient.objects.links.EntryList[cookbook_typed.Recipe]",
-        "wadlclient.objects.collection.Collection[cookbook_typed.Cookbook]",
+        "wadlclient.objects.protocols.CollectionLike[cookbook_typed.Cookbook]",
     ]
     reported = errors(lines, bad)
     wanted = [line_of(bad, ".recipies"), line_of(bad, '+ "x"'), line_of(bad, ".nmae")]

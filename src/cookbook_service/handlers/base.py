@@ -102,7 +102,7 @@ def not_allowed(method: str, allowed: tuple[str, ...]) -> Problem:
 
 def int_segment(text: str) -> int:
     """The id a path segment holds; 404 unless it is one."""
-    if not text.isdigit() or len(text) > 18:
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
         raise Problem(404, f"No such resource: {text!r} is not an id.")
     return int(text)
 

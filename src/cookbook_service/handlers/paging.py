@@ -23,11 +23,11 @@ def paging(call: Call, page_size: int) -> tuple[int, int]:
     size_text = call.query_value("ws.size")
     start, size = 0, page_size
     if start_text is not None:
-        if not start_text.isdigit() or len(start_text) > 18:
+        if not _whole_number(start_text):
             raise Problem(400, f"ws.start must be a non-negative integer, not {start_text!r}.")
         start = int(start_text)
     if size_text is not None:
-        if not size_text.isdigit() or int(size_text) < 1 or len(size_text) > 18:
+        if not _whole_number(size_text) or int(size_text) < 1:
             raise Problem(400, f"ws.size must be a positive integer, not {size_text!r}.")
         size = min(int(size_text), MAX_PAGE_SIZE)
     return start, size
@@ -60,3 +60,8 @@ def page_answer(
     if show is not None:
         raise Problem(400, f"ws.show may only be 'total_size', not {show!r}.")
     return json_answer(render.page(entry_type, rows, total, start, size, _page_url(call)))
+
+
+def _whole_number(text: str) -> bool:
+    """ASCII digits, at most 18 (``str.isdigit`` also accepts ``²``, which ``int`` refuses)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18

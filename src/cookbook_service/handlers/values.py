@@ -118,7 +118,7 @@ def link_target(store: Store, render: Renderer, spec: Field, value: Any) -> int:
         raise ValueError(f"{json.dumps(value)} is not a link to a {spec.target}.")
     parts = [unquote(p) for p in urlsplit(value[len(render.root) :]).path.split("/")]
     if spec.target == "dish" and len(parts) == 2 and parts[0] == "dishes":
-        dish_id = int(parts[1]) if parts[1].isdigit() else -1
+        dish_id = int(parts[1]) if parts[1].isascii() and parts[1].isdigit() else -1
         if store.dish(dish_id) is not None:
             return dish_id
     if spec.target == "cookbook" and len(parts) == 2 and parts[0] == "cookbooks":

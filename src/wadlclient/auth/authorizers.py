@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from wadlclient.auth.credentials_file import (
     credentials_text,
     read_credentials,
+    read_credentials_path,
     write_private,
 )
 from wadlclient.auth.environment import CREDENTIALS_VARIABLE, credentials_from_environment
@@ -347,17 +348,7 @@ class OAuthAuthorizer(HttpAuthorizer):
             signature_method=signature_method,
         )
         path = _expanded(path)
-        try:
-            with open(path, encoding="utf-8") as readable:
-                values = read_credentials(readable, os.fspath(path))
-        except OSError as error:
-            raise CredentialsFileError(
-                f"cannot read credentials file {os.fspath(path)}: {error.strerror or error}"
-            ) from None
-        except UnicodeDecodeError:
-            raise CredentialsFileError(
-                f"malformed credentials file {os.fspath(path)}: not UTF-8 text"
-            ) from None
+        values = read_credentials_path(path, path)
         authorizer.consumer = Consumer(
             values["consumer_key"], values["consumer_secret"], application_name
         )

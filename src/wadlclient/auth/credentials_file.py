@@ -1,12 +1,19 @@
 """Credentials files in lazr.restfulclient's INI layout: a file written by either library
 is read by the other. Reasons name lines and keys but never quote a file: it holds secrets.
+
+A path is read by `read_credentials_path`, which refuses anything but a
+small regular file before reading it (a FIFO would block the process for
+ever, ``/dev/zero`` would fill its memory) and warns when others may read it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
+import stat
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from wadlclient.errors import CredentialsFileError
@@ -17,11 +24,30 @@ if TYPE_CHECKING:
 # configparser and tempfile are imported when a file is read or written:
 # most scripts never do, and ``import wadlclient`` should not pay for them.
 
-__all__ = ["CREDENTIALS_FILE_VERSION", "credentials_text", "read_credentials", "write_private"]
+__all__ = [
+    "CREDENTIALS_FILE_VERSION",
+    "MAX_CREDENTIALS_BYTES",
+    "credentials_text",
+    "read_credentials",
+    "read_credentials_path",
+    "write_private",
+]
+
+logger = logging.getLogger("wadlclient.auth")
 
 #: The INI section lazr.restfulclient writes credentials under.
 CREDENTIALS_FILE_VERSION = "1"
-_FILE_KEYS = ("consumer_key", "consumer_secret", "access_token", "access_secret")
+#: The four keys of the section, in the order lazr.restfulclient writes them.
+FILE_KEYS = ("consumer_key", "consumer_secret", "access_token", "access_secret")
+#: The most a credentials file may hold (one is about 150 bytes).
+MAX_CREDENTIALS_BYTES = 64 * 1024
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def credentials_text(values: dict[str, str], name: str) -> str:
@@ -96,7 +122,7 @@ def read_credentials(readable: IO[str], name: str) -> dict[str, str]:
     if not parser.has_section(CREDENTIALS_FILE_VERSION):
         raise malformed(f"no [{CREDENTIALS_FILE_VERSION}] section")
     values: dict[str, str] = {}
-    for key in _FILE_KEYS:
+    for key in FILE_KEYS:
         if not parser.has_option(CREDENTIALS_FILE_VERSION, key):
             raise malformed(f"no {key} in section [{CREDENTIALS_FILE_VERSION}]")
         try:
@@ -104,6 +130,81 @@ def read_credentials(readable: IO[str], name: str) -> dict[str, str]:
         except configparser.Error:
             raise malformed(f"{key} has a stray '%' (write '%%' for a percent sign)") from None
     return values
+
+
+def read_credentials_path(path: str, name: str) -> dict[str, str]:
+    """The four credential values of the file at ``path``; errors call it ``name``.
+
+    Only a regular file of at most `MAX_CREDENTIALS_BYTES` is read: its type
+    is checked before it is opened and again on the open descriptor (opened
+    non-blocking, so a FIFO swapped in between cannot block), and at most
+    one byte more than the limit is read. A file that group or others may
+    read is read, with a warning.
+    """
+
+    def refused(reason: str) -> CredentialsFileError:
+        return CredentialsFileError(f"cannot read credentials file {name}: {reason}")
+
+    try:
+        found = os.stat(path)
+        _check_kind(found.st_mode, found.st_size, refused)
+        descriptor = os.open(path, _READ_FLAGS)
+    except OSError as error:
+        raise refused(error.strerror or type(error).__name__) from None
+    try:
+        opened = os.fstat(descriptor)
+        _check_kind(opened.st_mode, opened.st_size, refused)
+        data = _read_at_most(descriptor, MAX_CREDENTIALS_BYTES + 1)
+    except OSError as error:
+        raise refused(error.strerror or type(error).__name__) from None
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_CREDENTIALS_BYTES:
+        raise refused(f"it holds more than {MAX_CREDENTIALS_BYTES} bytes")
+    if opened.st_mode & 0o044:
+        logger.warning(
+            "credentials file %s may be read by other users (mode %o): make it private "
+            "(chmod 600)", name, stat.S_IMODE(opened.st_mode)
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CredentialsFileError(f"malformed credentials file {name}: not UTF-8 text") from None
+    return read_credentials(io.StringIO(text), name)
+
+
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def _check_kind(
+    mode: int, size: int, refused: Callable[[str], CredentialsFileError]
+) -> None:
+    """Raise ``refused(reason)`` unless ``mode`` is a regular file's and ``size`` is small."""
+    for test, kind in _KINDS:
+        if test(mode):
+            raise refused(f"it is {kind}, not a regular file")
+    if not stat.S_ISREG(mode):
+        raise refused("it is not a regular file")
+    if size > MAX_CREDENTIALS_BYTES:
+        raise refused(f"it holds {size} bytes, more than any credentials file")
+
+
+def _read_at_most(descriptor: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from ``descriptor``, reading until its end or the limit."""
+    parts: list[bytes] = []
+    left = limit
+    while left > 0:
+        part = os.read(descriptor, min(left, 16384))
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
 
 
 def _parsing_errors(error: configparser.ParsingError) -> list[tuple[int, Any]]:

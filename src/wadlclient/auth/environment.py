@@ -2,8 +2,9 @@
 
 ``WADLCLIENT_CREDENTIALS`` holds either a credentials file's content (the
 INI text lazr.restfulclient and launchpadlib write, starting with its
-``[1]`` section) or the path of such a file. Errors name the variable and
-what is wrong, never a value from it.
+``[1]`` section, on several lines or one) or the path of such a file.
+Errors name the variable and what is wrong, never a value from it: a CI
+log is often public, and a secret may be in the variable by mistake.
 
 Credentials read here carry where they came from (``credentials_source``,
 ``"$WADLCLIENT_CREDENTIALS"``): when the service refuses them, nobody is
@@ -15,9 +16,15 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Mapping
 
-from wadlclient.auth.credentials_file import CREDENTIALS_FILE_VERSION, read_credentials
+from wadlclient.auth.credentials_file import (
+    CREDENTIALS_FILE_VERSION,
+    FILE_KEYS,
+    read_credentials,
+    read_credentials_path,
+)
 from wadlclient.errors import CredentialsFileError, CredentialsRefused, HTTPError
 
 __all__ = ["CREDENTIALS_VARIABLE", "credentials_from_environment", "credentials_refused"]
@@ -31,33 +38,54 @@ def credentials_from_environment(
 ) -> dict[str, str] | None:
     """The four credential values the variable holds or points to; None when unset or empty.
 
-    Content is told from a path by its first line: a file's content starts
-    with its ``[1]`` section header. Raises `CredentialsFileError` (one line,
-    no secret) for a file that cannot be read or content that is malformed.
+    Content is told from a path by its look: it starts with ``[`` or
+    names one of the file's keys (``access_token = ...``), which no path
+    does. It is read whatever became of its line breaks (kept, written
+    ``\\n``, or joined into one line by a CI secret store or an unquoted
+    ``$(cat file)``). A path has ``~`` expanded but never ``$VARIABLES``. Raises
+    `CredentialsFileError` (one line, no secret) for a file that cannot be
+    read or content that is malformed: it names the variable, never the
+    value, which may be a secret put in the wrong place.
     """
     value = (os.environ if environ is None else environ).get(variable, "")
     if not value.strip():
         return None
-    if value.lstrip().startswith(f"[{CREDENTIALS_FILE_VERSION}]"):
-        return read_credentials(io.StringIO(value), f"in ${variable}")
-    if "\n" in value or value.lstrip().startswith("["):
+    text = _as_file_text(value)
+    if text is not None:
+        return read_credentials(io.StringIO(text), f"in ${variable}")
+    if _looks_like_content(value):
         raise CredentialsFileError(
             f"${variable} holds neither a credentials file's content (it starts with "
             f"[{CREDENTIALS_FILE_VERSION}]) nor a file's path"
         )
-    path = os.path.expandvars(os.path.expanduser(value.strip()))
-    try:
-        with open(path, encoding="utf-8") as readable:
-            return read_credentials(readable, f"{path} (named by ${variable})")
-    except OSError as error:
-        raise CredentialsFileError(
-            f"cannot read credentials file {path} (named by ${variable}): "
-            f"{error.strerror or error}"
-        ) from None
-    except UnicodeDecodeError:
-        raise CredentialsFileError(
-            f"malformed credentials file {path} (named by ${variable}): not UTF-8 text"
-        ) from None
+    return read_credentials_path(os.path.expanduser(value.strip()), f"named by ${variable}")
+
+
+_KEY = re.compile(r"\b(" + "|".join(FILE_KEYS) + r")\s*[=:]\s*")
+
+
+def _looks_like_content(value: str) -> bool:
+    text = value.strip()
+    return text.startswith("[") or "\n" in text or "\r" in text or bool(_KEY.search(text))
+
+
+def _as_file_text(value: str) -> str | None:
+    """``value`` as a credentials file's lines, when it is credentials with the section header."""
+    text = value.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if "\n" not in text and "\\n" in text:
+        text = text.replace("\\r\\n", "\n").replace("\\n", "\n")
+    header = f"[{CREDENTIALS_FILE_VERSION}]"
+    if not text.startswith(header):
+        return None
+    if "\n" in text:
+        return text + "\n"
+    parts = _KEY.split(text[len(header) :])
+    # parts: [before the first key, key, value, key, value, ...]
+    if parts[0].strip() or len(parts) < 3:
+        return text + "\n"  # not the one-line form: the parser says what is wrong
+    pairs = zip(parts[1::2], parts[2::2], strict=True)
+    lines = [f"{key} = {found.strip()}" for key, found in pairs]
+    return "\n".join([header, *lines, ""])
 
 
 def credentials_refused(

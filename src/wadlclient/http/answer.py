@@ -196,7 +196,7 @@ class Answer:
             self.will_close = True
             return
         text = lengths.pop()
-        if lengths or not text.isdigit():
+        if lengths or not (text.isascii() and text.isdigit()):
             raise HTTPException(f"invalid Content-Length {sorted({text, *lengths})!r}")
         self.length = int(text)
         self._done = self.length == 0

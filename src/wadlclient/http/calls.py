@@ -1,7 +1,7 @@
 """One call as its caller sees it: the request made from the call's arguments and
 the cache (`prepare`), and the answer given back (`give_answer`).
 
-The transport's pipeline (`wadlclient.http.transport`) sends what `prepare`
+The transport's pipeline (`wadlclient.http.pipeline`) sends what `prepare`
 made; these steps know the cache and the caller, never the wire.
 """
 

@@ -2,7 +2,8 @@
 
 A line per call: method, URL, status, what the cache did and how long the
 call took (retries and redirects included). Header values and bodies are
-never logged.
+never logged, nor a URL's password or query values named like secrets
+(`wadlclient.redact.shown_url`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import logging
 import time
 
 from wadlclient.errors import ConnectError, ConnectionDropped, TransportError, TransportTimeout
+from wadlclient.redact import shown_url
 
 __all__ = ["describe", "log_exchange", "logger"]
 
@@ -21,7 +23,8 @@ def log_exchange(method: str, url: str, status: int, outcome: str, began: float)
     """``GET <url> -> 200 (cache: stored) in 0.012 s`` (``began``: the call's monotonic start)."""
     if logger.isEnabledFor(logging.DEBUG):
         seconds = time.monotonic() - began
-        logger.debug("%s %s -> %d (cache: %s) in %.3f s", method, url, status, outcome, seconds)
+        shown = shown_url(url)
+        logger.debug("%s %s -> %d (cache: %s) in %.3f s", method, shown, status, outcome, seconds)
 
 
 def describe(error: TransportError) -> str:

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from wadlclient.errors import ResponseError
 from wadlclient.headers import Headers
+from wadlclient.redact import shown_url
 
 __all__ = [
     "DEFAULT_DEADLINE",
@@ -68,7 +69,7 @@ class Request(NamedTuple):
     body: bytes | None = None
 
     def __repr__(self) -> str:
-        return f"<Request {self.method} {self.url}>"
+        return f"<Request {self.method} {shown_url(self.url)}>"
 
 
 class Response(NamedTuple):
@@ -81,7 +82,7 @@ class Response(NamedTuple):
     url: str
 
     def __repr__(self) -> str:
-        return f"<Response {self.status} {self.reason} {self.url}>"
+        return f"<Response {self.status} {self.reason} {shown_url(self.url)}>"
 
 
 class HTTPResponse(NamedTuple):
@@ -106,21 +107,23 @@ class HTTPResponse(NamedTuple):
             return json.loads(self.content)
         except json.JSONDecodeError as exc:
             raise ResponseError(
-                f"malformed JSON in the response from {self.url}: {exc.msg} "
+                f"malformed JSON in the response from {shown_url(self.url)}: {exc.msg} "
                 f"at line {exc.lineno} column {exc.colno} (char {exc.pos})"
             ) from exc
         except UnicodeDecodeError as exc:
             raise ResponseError(
-                f"the response from {self.url} is not UTF-8 text (bad byte at position {exc.start})"
+                f"the response from {shown_url(self.url)} is not UTF-8 text "
+                f"(bad byte at position {exc.start})"
             ) from exc
         except RecursionError:
-            raise ResponseError(f"the JSON from {self.url} is nested too deeply") from None
+            shown = shown_url(self.url)
+            raise ResponseError(f"the JSON from {shown} is nested too deeply") from None
 
     def __repr__(self) -> str:
         # Headers and body stay out: a repr ends up in logs and tracebacks.
         flags = ", from_cache" if self.from_cache else ""
         flags += ", not_modified" if self.not_modified else ""
-        return f"<HTTPResponse {self.status} {self.reason} {self.url}{flags}>"
+        return f"<HTTPResponse {self.status} {self.reason} {shown_url(self.url)}{flags}>"
 
 
 class PendingResponse:

@@ -1,8 +1,8 @@
 """The transport's small parts: how a request uses the cache, what it needs of an
 authorizer, the default sender, and the answers it gives (`HTTPResponse`).
 
-Kept apart from `wadlclient.http.transport` so that the pipeline there reads as
-its named steps only.
+Kept apart from `wadlclient.http.transport` and `wadlclient.http.pipeline` so
+that those read as their named steps only.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from wadlclient.http.pool import ConnectionPool
 from wadlclient.http.sender import Sender
 from wadlclient.http.urls import Origin, parse_url
 from wadlclient.http.wire import ACCEPT_ENCODING, InvalidURL
+from wadlclient.redact import shown_url
 
 if TYPE_CHECKING:
     import httpx
@@ -103,7 +104,7 @@ def failure(request: Request, error: TransportError, note: str = "") -> Transpor
     """The sender's error restated with the method and URL (and ``note``), of the same kind."""
     kinds = (TransportTimeout, ConnectError, ConnectionDropped)
     kind = next((k for k in kinds if isinstance(error, k)), TransportError)
-    message = f"{request.method} {request.url}: {describe(error)}"
+    message = f"{request.method} {shown_url(request.url)}: {describe(error)}"
     if note:
         message += f"; {note}"
     return kind(message, url=request.url, method=request.method)

@@ -57,6 +57,7 @@ from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.trace import WireTrace
 from wadlclient.http.urls import Origin, Target, parse_url
 from wadlclient.http.wire import BodyTooLarge, content_codings, decode_body, framed_headers
+from wadlclient.redact import shown_url
 
 __all__ = ["MAX_IDLE_PER_ORIGIN", "ConnectionPool"]
 
@@ -168,7 +169,8 @@ class ConnectionPool:
         if answer.length is not None and answer.length > limit:
             close_answer(answer, connection)
             raise BodyTooLarge(
-                f"{request.url}: the answer's body is {answer.length} bytes (limit {limit})"
+                f"{shown_url(request.url)}: the answer's body is {answer.length} bytes "
+                f"(limit {limit})"
             )
         headers = Headers(answer.headers)
         return StreamedResponse(
@@ -248,7 +250,7 @@ class ConnectionPool:
         try:
             decoded = decode_body(content, headers, self._max_body)
         except BodyTooLarge as error:
-            raise BodyTooLarge(f"{request.method} {request.url}: {error}") from None
+            raise BodyTooLarge(f"{request.method} {shown_url(request.url)}: {error}") from None
         return Response(answer.status, answer.reason, headers, decoded, request.url)
 
     def _release(

@@ -57,7 +57,8 @@ def _bypassed(host: str, port: int, no_proxy: str) -> bool:
 def _has_port(entry: str) -> bool:
     """Whether a ``NO_PROXY`` entry ends in ``:port`` (an IPv6 address alone does not)."""
     head, colon, tail = entry.rpartition(":")
-    return bool(colon) and tail.isdigit() and (head.endswith("]") or ":" not in head)
+    is_port = tail.isascii() and tail.isdigit()  # not "²", which str.isdigit() accepts
+    return bool(colon) and is_port and (head.endswith("]") or ":" not in head)
 
 
 def _in_network(host: str, entry: str) -> bool:

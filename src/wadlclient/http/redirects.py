@@ -5,6 +5,7 @@ from __future__ import annotations
 from wadlclient.errors import ResponseError
 from wadlclient.http.models import Request, Response
 from wadlclient.http.urls import join, parse_url
+from wadlclient.redact import shown_url
 
 __all__ = [
     "REDIRECT_STATUSES",
@@ -47,11 +48,13 @@ def check_redirect(request: Request, next_hop: Request, allow_insecure: bool) ->
     target = parse_url(next_hop.url)
     if target is None:
         raise ResponseError(
-            f"{request.method} {request.url}: redirected to {next_hop.url!r}, "
+            f"{request.method} {shown_url(request.url)}: redirected to "
+            f"{shown_url(next_hop.url)!r}, "
             "which is not an http or https URL"
         )
     if target.scheme == "http" and request.url[:6].lower() == "https:" and not allow_insecure:
         raise ResponseError(
-            f"{request.method} {request.url}: redirected from https to http "
-            f"({next_hop.url}); refused (Transport(allow_insecure_redirects=True) allows it)"
+            f"{request.method} {shown_url(request.url)}: redirected from https to http "
+            f"({shown_url(next_hop.url)}); refused "
+            "(Transport(allow_insecure_redirects=True) allows it)"
         )

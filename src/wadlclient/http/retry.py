@@ -142,11 +142,15 @@ class Retry(NamedTuple):
 
 
 def _retry_after(value: str | None, now: float) -> float | None:
-    """Seconds to wait as the server asked (delta-seconds or HTTP-date), or None."""
+    """Seconds to wait as the server asked (delta-seconds or HTTP-date), or None.
+
+    A malformed value counts as absent. Only ASCII digits are delta-seconds:
+    ``str.isdigit`` also accepts ``²``, which ``float`` refuses.
+    """
     if value is None:
         return None
     value = value.strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():
         return float(value)
     when = parse_http_date(value)
     return None if when is None else max(0.0, when - now)

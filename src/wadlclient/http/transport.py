@@ -1,12 +1,12 @@
-"""`Transport`: one logical request as a short pipeline of named steps.
+"""`Transport`: one logical request, from the caller's arguments to its answer.
 
-`Transport.request` -> cache lookup (`calls.prepare`) -> `_send_handling_redirects`
--> `_send_handling_retries` -> `_authorized` -> `Sender.send`; the answer
-then goes through `calls.give_answer` (304s, error statuses, cache update).
+`Transport.request` -> cache lookup (`calls.prepare`) -> `Pipeline.send`
+(redirects, retries, authorization, `Sender.send`; `pipeline.py`); the
+answer then goes through `calls.give_answer` (304s, error statuses, cache
+update). Identical GETs in flight share one (`flights.Flights`).
 `Transport.begin` takes the same steps, its first attempt put on the wire
-at once (`StartingSender.start`) and read when its answer is asked for.
-`Transport.stream` takes the same steps without the cache, and ends in
-`Sender.open` when the sender streams.
+at once (`Pipeline.start_first`) and read when its answer is asked for.
+`Transport.stream` takes them without the cache (`Pipeline.open`).
 """
 
 from __future__ import annotations
@@ -15,25 +15,20 @@ import functools
 import time
 from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-from wadlclient.errors import (
-    TransportError,
-    UnexpectedResponseError,
-    error_for,
-)
+from wadlclient.errors import UnexpectedResponseError, error_for
 from wadlclient.http.cache_policy import Cache, CacheOutcome
-from wadlclient.http.calls import answered, failed, give_answer, prepare
+from wadlclient.http.calls import answered, give_answer, prepare
 from wadlclient.http.connection import Verify, check_verify
 from wadlclient.http.flights import Flights
-from wadlclient.http.logs import describe, log_exchange, logger
+from wadlclient.http.logs import log_exchange
 from wadlclient.http.models import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_BODY,
     HTTPResponse,
     PendingResponse,
     Request,
-    Response,
     Timeout,
 )
 from wadlclient.http.parts import (
@@ -42,29 +37,19 @@ from wadlclient.http.parts import (
     check_limits,
     check_url,
     fixed_headers,
-    is_at,
     make_sender,
     origin_of,
-    timeout_left,
 )
-from wadlclient.http.redirects import check_redirect, next_request, redirect_location
-from wadlclient.http.retry import RETRY_METHODS, Retry, RetryExhausted, full_jitter, is_transient
-from wadlclient.http.sender import Exchange, Sender, StartingSender, StreamingSender
-from wadlclient.http.stream import StreamedResponse, whole_stream
-from wadlclient.http.tries import Tries
-from wadlclient.http.urls import Origin, parse_url
+from wadlclient.http.pipeline import Pipeline
+from wadlclient.http.retry import RETRY_METHODS, Retry, full_jitter
+from wadlclient.http.sender import Exchange, Sender
+from wadlclient.http.stream import StreamedResponse
 from wadlclient.http.user_agent import build_user_agent
-from wadlclient.http.wire import BodyTooLarge
 
 if TYPE_CHECKING:
     import httpx
 
 __all__ = ["Transport"]
-
-#: Bytes of an error answer's body read from a stream, for the error's message.
-_ERROR_BODY_LIMIT = 1024 * 1024
-#: What one hop of the pipeline gives back: an answer read whole, or (streaming) a 2xx to read.
-_Answer = TypeVar("_Answer", Response, Response | StreamedResponse)
 
 
 class Transport:
@@ -118,28 +103,31 @@ class Transport:
         check_verify(verify)
         self._authorizer = authorizer
         self._cache = cache
-        self._max_redirects = max_redirects
-        self._retry = retry if retry is not None else Retry(
-            total=max_retries,
-            backoff_max=max_backoff,
-            retry_after_max=max_retry_after,
-            methods=frozenset(m.upper() for m in retry_methods),
-            jitter=jitter,
-        )
-        self._deadline = deadline
-        self._max_body = max_body
-        self._auth_origin = origin_of(auth_origin)
-        self._allow_insecure_redirects = allow_insecure_redirects
-        self._sleep = sleep
         params = authorizer.user_agent_params if authorizer is not None else {}
         self._user_agent = build_user_agent(base_client_name, params)
         self._fixed_headers = fixed_headers(self._user_agent)
-        self._timeout = Timeout.of(timeout)
-        self._sender = (
-            sender if sender is not None else make_sender(pool, client, max_body, verify)
+        if retry is None:
+            retry = Retry(
+                total=max_retries,
+                backoff_max=max_backoff,
+                retry_after_max=max_retry_after,
+                methods=frozenset(m.upper() for m in retry_methods),
+                jitter=jitter,
+            )
+        origin, limit = origin_of(auth_origin), Timeout.of(timeout)
+        self._pipeline = Pipeline(
+            sender=sender if sender is not None else make_sender(pool, client, max_body, verify),
+            retry=retry,
+            timeout=limit,
+            deadline=deadline,
+            max_body=max_body,
+            max_redirects=max_redirects,
+            authorizer=authorizer,
+            auth_origin=origin,
+            allow_insecure_redirects=allow_insecure_redirects,
+            sleep=sleep,
         )
         self._owns_sender = client is None
-        self._closed = False
         self._flights = Flights()
 
     @property
@@ -155,8 +143,7 @@ class Transport:
     def close(self) -> None:
         """Close the sender (not a client supplied by the caller)."""
         if self._owns_sender:
-            self._closed = True
-            self._sender.close()
+            self._pipeline.close()
 
     def __enter__(self) -> Transport:
         return self
@@ -195,7 +182,7 @@ class Transport:
         if isinstance(prepared, HTTPResponse):
             return prepared
         request, use = prepared
-        end = self._end()
+        end = self._pipeline.end()
         finish = functools.partial(self._complete, request, use, follow_redirects, end, None)
         key = _flight_key(request.method, url, accept, body, headers, follow_redirects, use_cache)
         if key is None:
@@ -218,11 +205,11 @@ class Transport:
         if isinstance(prepared, HTTPResponse):
             return answered(prepared)
         request, use = prepared
-        end = self._end()
+        end = self._pipeline.end()
         started: list[Exchange | None] = []
 
         def start() -> Callable[[], HTTPResponse]:
-            started.append(self._start_first(request, end))
+            started.append(self._pipeline.start_first(request, end))
             return functools.partial(self._complete, request, use, True, end, started[0])
 
         key = _flight_key(request.method, url, accept, None, None, True, True)
@@ -245,24 +232,8 @@ class Transport:
         started: Exchange | None,
     ) -> HTTPResponse:
         """Send (or read the attempt ``started`` already), follow, retry; the caller's answer."""
-        response = self._send_handling_redirects(
-            request, follow_redirects, end, self._send_single_request, started
-        )
+        response = self._pipeline.send(request, follow_redirects, end, started)
         return give_answer(request, response, use, follow_redirects, self._cache is not None)
-
-    def _start_first(self, request: Request, end: float | None) -> Exchange | None:
-        """The first attempt of ``request`` on the wire now; None when the sender cannot start."""
-        sender = self._sender
-        if not isinstance(sender, StartingSender):
-            return None
-        origin = self._credentials_origin(request.url)
-        try:
-            timeout = self._timeout_left(request, end)
-            authorized = self._authorized(request, is_at(request.url, origin))
-            return sender.start(authorized, timeout=timeout)
-        except TransportError as error:
-            # Raised when the answer is read, where a first attempt's failure is retried.
-            return failed(error)
 
     def stream(
         self,
@@ -287,176 +258,12 @@ class Transport:
         for name, value in (headers or {}).items():
             sent[name] = value
         request = Request(method, url, sent, None)
-        answer = self._send_handling_redirects(request, True, self._end(), self._open_single)
+        answer = self._pipeline.open(request, self._pipeline.end())
         log_exchange(method, answer.url, answer.status, CacheOutcome.NONE.value, began)
         if isinstance(answer, StreamedResponse):
             return answer
         content = answer.content
         raise error_for(answer, content, method) or UnexpectedResponseError(answer, content)
-
-    def _end(self) -> float | None:
-        """When a call that starts now must be over (None: no deadline)."""
-        return None if self._deadline is None else time.monotonic() + self._deadline
-
-    def _send_handling_redirects(
-        self,
-        request: Request,
-        follow_redirects: bool,
-        end: float | None,
-        send: Callable[[Request, float | None], _Answer],
-        started: Exchange | None = None,
-    ) -> _Answer:
-        """Send, following redirects; authorization goes only to the credentials' origin.
-
-        ``started``: the first hop's first attempt, already on the wire.
-        """
-        origin = self._credentials_origin(request.url)
-        asked = request
-        for _hop in range(self._max_redirects + 1):
-            same_origin = is_at(request.url, origin)
-            response = self._send_handling_retries(request, same_origin, end, send, started)
-            started = None
-            if isinstance(response, StreamedResponse):
-                return response
-            location = redirect_location(response) if follow_redirects else None
-            if location is None:
-                return response
-            next_hop = next_request(request, response.status, location)
-            check_redirect(request, next_hop, self._allow_insecure_redirects)
-            where = (request.method, request.url, response.status, next_hop.url)
-            logger.debug("%s %s -> %d redirect to %s", *where)
-            request = next_hop
-        raise TransportError(
-            f"{asked.method} {asked.url}: more than {self._max_redirects} redirects",
-            url=asked.url,
-            method=asked.method,
-        )
-
-    def _send_handling_retries(
-        self,
-        request: Request,
-        authorize: bool,
-        end: float | None,
-        send: Callable[[Request, float | None], _Answer],
-        started: Exchange | None = None,
-    ) -> _Answer:
-        """Send one hop, retrying as the `Retry` policy says, within the deadline.
-
-        ``started``: the first attempt, already on the wire. When the tries
-        run out, the error says how many were made, over how long.
-        """
-        retry, began = self._retry, time.monotonic()
-        while True:
-            try:
-                response: Response | StreamedResponse
-                if started is not None:
-                    exchange, started = started, None
-                    response = self._bounded(request, exchange.result())
-                else:
-                    response = send(self._authorized(request, authorize), end)
-            except TransportError as error:
-                tries = Tries(request, retry.attempts + 1, began)
-                try:
-                    retry = retry.increment(request.method, error=error)
-                except TransportError:
-                    raise tries.failure(error, self._why_not(retry, request, error)) from error
-                cause = describe(error)
-                if not self._may_wait(retry, end, tries, cause):
-                    raise tries.failure(error, self._past_deadline(retry)) from error
-                retry.sleep(self._sleep)
-                continue
-            if isinstance(response, StreamedResponse) or not retry.is_retry(
-                request.method, response.status
-            ):
-                return response
-            tries = Tries(request, retry.attempts + 1, began)
-            try:
-                retry = retry.increment(request.method, response=response)
-            except RetryExhausted:
-                raise tries.gave_up(response, f"no retry left of {retry.total}") from None
-            if not self._may_wait(retry, end, tries, f"-> {response.status}"):
-                raise tries.gave_up(response, self._past_deadline(retry))
-            retry.sleep(self._sleep)
-
-    def _may_wait(self, retry: Retry, end: float | None, tries: Tries, cause: str) -> bool:
-        """Whether the retry's wait ends within the deadline; logs the retry when it does."""
-        if end is not None and time.monotonic() + retry.delay >= end:
-            return False
-        logger.warning(
-            "%s %s %s; retry %d of %d in %.1f s",
-            tries.request.method, tries.request.url, cause, retry.attempts, retry.total,
-            retry.delay,
-        )  # fmt: skip
-        return True
-
-    def _past_deadline(self, retry: Retry) -> str:
-        return f"waiting {retry.delay:.1f} s more would pass the {self._deadline:g} s deadline"
-
-    @staticmethod
-    def _why_not(retry: Retry, request: Request, error: TransportError) -> str:
-        """Why a failed attempt is not tried again ("" when the reason is plain)."""
-        if request.method not in retry.methods:
-            return f"{request.method} is not retried: it may have acted on the server"
-        if not is_transient(error):
-            return ""
-        return f"no retry left of {retry.total}"
-
-    def _credentials_origin(self, first_url: str) -> Origin | None:
-        """The one origin a call's credentials go to: ``auth_origin``, else its first URL's."""
-        if self._auth_origin is not None:
-            return self._auth_origin
-        target = parse_url(first_url)
-        return target.origin if target is not None else None
-
-    def _authorized(self, request: Request, authorize: bool) -> Request:
-        """The request with fresh credentials (same origin) or none at all (another origin).
-
-        Built anew rather than with ``_replace``, which leaves a spare tuple
-        in CPython's free lists on each call: a long walk's peak would grow.
-        """
-        if authorize and self._authorizer is not None:
-            headers = request.headers.copy()
-            headers.pop("authorization", None)
-            self._authorizer.authorizeRequest(request.url, request.method, request.body, headers)
-            request = Request(request.method, request.url, headers, request.body)
-        elif not authorize and "authorization" in request.headers:
-            headers = request.headers.copy()
-            del headers["authorization"]
-            request = Request(request.method, request.url, headers, request.body)
-        return request
-
-    def _send_single_request(self, request: Request, end: float | None) -> Response:
-        """One request on the wire, its answer read whole, within what is left of the deadline."""
-        return self._bounded(
-            request, self._sender.send(request, timeout=self._timeout_left(request, end))
-        )
-
-    def _bounded(self, request: Request, response: Response) -> Response:
-        """The answer, unless its body is over ``max_body`` (a sender that does not bound it)."""
-        if len(response.content) > self._max_body:
-            raise BodyTooLarge(
-                f"{request.method} {request.url}: the answer's body is over {self._max_body} bytes"
-            )
-        return response
-
-    def _open_single(self, request: Request, end: float | None) -> Response | StreamedResponse:
-        """One request on the wire: a 2xx answer's body left to read, any other's read (bounded)."""
-        if not isinstance(self._sender, StreamingSender):
-            response = self._send_single_request(request, end)
-            return whole_stream(response) if 200 <= response.status < 300 else response
-        stream = self._sender.open(request, timeout=self._timeout_left(request, end))
-        if 200 <= stream.status < 300:
-            return stream
-        with stream:
-            content = stream.read(_ERROR_BODY_LIMIT)
-        return Response(stream.status, stream.reason, stream.headers, content, stream.url)
-
-    def _timeout_left(self, request: Request, end: float | None) -> Timeout:
-        """The timeout of one exchange, shortened to what is left of the call's deadline."""
-        if self._closed:
-            raise RuntimeError("the transport is closed; make a new one")
-        return timeout_left(self._timeout, self._deadline, end, request)
-
 
 
 def _discarder(started: list[Exchange | None]) -> Callable[[], None]:
@@ -488,4 +295,3 @@ def _flight_key(
     if method != "GET" or body is not None or headers or not follow_redirects:
         return None
     return url, accept, use_cache
-

@@ -12,8 +12,10 @@ service-address rewrites a test may put in force), `conventions` (how a
 root's objects read values), `resource` (and `SessionLike`, what a
 resource asks of its session), then `wire`, `links`
 (links of many entries fetched together), `entry`, `hosted`,
-`operations`; `paging` (what a page says), `prefetch` (pages fetched
-ahead) and `pages` (the page walker), then `collection`; `session` (what
+`operations`; `writelog` (the writes of a root, for walks), `paging`
+(what a page says), `prefetch` (pages fetched ahead), `steady` (walks
+that stay right while the results move) and `pages` (the page walker),
+then `collection`; `session` (what
 the objects of one root share, and their factories) and `root` on top.
 `protocols` declares the public surfaces typed access builds on.
 

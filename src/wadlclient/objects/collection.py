@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, cast, overload
 
@@ -185,7 +184,7 @@ class Collection(Resource, Generic[EntryT]):
         object.__setattr__(self, "_entry_type", entry_type)
         first = page_of(first_page, url) if first_page is not None else None
         source = CollectionPages(session.transport, url)
-        object.__setattr__(self, "_pages", PageWalker(source, first))
+        object.__setattr__(self, "_pages", PageWalker(source, first, session.writes))
 
     # A collection's own fields are paging details; only its operations are attributes.
 
@@ -282,8 +281,13 @@ class Collection(Resource, Generic[EntryT]):
     # -- key-based look-up ---------------------------------------------------
 
     def key_url(self, key: object) -> str:
-        """The URL of the entry with this key; override for other URL schemes."""
-        return f"{self._url.rstrip('/')}/{urllib.parse.quote(str(key), safe='')}"
+        """The URL of the entry with this key: ``<collection>/<key>``, or the service's own.
+
+        The session's `KeyPaths` knows Launchpad's (``~ada``, ``bugs/1``,
+        ``<root>/frobnicator``); override for other URL schemes.
+        """
+        session = self._session
+        return session.keys.url(session.root_url, self._url, self._info().id, key)
 
     def lookup(self, key: object) -> EntryT:
         """Fetch the entry with this key now (one GET); KeyError when there is none."""

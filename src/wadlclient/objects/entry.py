@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import urllib.parse
 from typing import Any
 
@@ -11,7 +13,7 @@ from wadlclient.objects.resource import Resource, ResourceState, SessionLike, ur
 from wadlclient.objects.wire import media_type_of, to_json
 from wadlclient.schema import JSON_MEDIA_TYPE, Field, FieldKind, TypeInfo
 
-__all__ = ["Entry"]
+__all__ = ["Entry", "changes_of", "drop_changes", "writing"]
 
 #: Field kinds an assignment may change.
 _SETTABLE = (FieldKind.ATTRIBUTE, FieldKind.ENTRY)
@@ -23,6 +25,25 @@ def _moved_to(url: str, response: HTTPResponse) -> str | None:
     if location and (300 <= response.status < 400 or response.status in (200, 201)):
         return urllib.parse.urljoin(url, location)
     return None
+
+
+def writing(resource: Resource, url: str) -> contextlib.AbstractContextManager[None]:
+    """Count a write to ``url`` in the resource's root's `WriteLog` (walks watch it)."""
+    log = resource._session.writes
+    return log.writing(url) if log is not None else contextlib.nullcontext()
+
+
+def changes_of(entry: Entry) -> dict[str, Any]:
+    """The changes a save would send, by JSON key, as the JSON values sent ({} when none)."""
+    if not entry._dirty:
+        return {}
+    document: dict[str, Any] = json.loads(entry._changes())
+    return document
+
+
+def drop_changes(entry: Entry) -> None:
+    """Forget the unsaved changes, sending nothing (`lp_refresh` drops them with a GET)."""
+    entry._dirty.clear()
 
 
 class Entry(Resource):
@@ -143,14 +164,15 @@ class Entry(Resource):
             headers["If-Match"] = etag
         url = self.self_link
         try:
-            response = self._session.transport.request(
-                "PATCH",
-                url,
-                body=self._changes().encode("utf-8"),
-                content_type=JSON_MEDIA_TYPE,
-                headers=headers,
-                follow_redirects=False,
-            )
+            with writing(self, url):
+                response = self._session.transport.request(
+                    "PATCH",
+                    url,
+                    body=self._changes().encode("utf-8"),
+                    content_type=JSON_MEDIA_TYPE,
+                    headers=headers,
+                    follow_redirects=False,
+                )
         except HTTPError as error:
             error.note = "; ".join(filter(None, (error.note, self._kept_changes_note())))
             raise
@@ -195,4 +217,6 @@ class Entry(Resource):
 
     def lp_delete(self) -> None:
         """DELETE the entry on the server."""
-        self._session.transport.request("DELETE", self.self_link)
+        url = self.self_link
+        with writing(self, url):
+            self._session.transport.request("DELETE", url)

@@ -76,7 +76,7 @@ def look_ahead_from_env() -> int:
     value = os.environ.get(LOOK_AHEAD_VARIABLE, "").strip()
     if not value:
         return 0
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):
         raise ValueError(f"{LOOK_AHEAD_VARIABLE} must be a whole number of entries, not {value!r}")
     return int(value)
 

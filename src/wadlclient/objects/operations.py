@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from wadlclient.errors import ResponseError
 from wadlclient.http import HTTPResponse
+from wadlclient.objects.entry import writing
 from wadlclient.objects.resource import Resource, SessionLike, url_of
 from wadlclient.objects.wire import media_type_of, to_json
 from wadlclient.schema import JSON_MEDIA_TYPE
@@ -126,18 +127,27 @@ class NamedOperation:
         if self._method.name in _QUERY_METHODS:
             query = urllib.parse.urlencode(sorted(pairs))
             url = f"{url}{'&' if '?' in url else '?'}{query}"
-            response = self._session.transport.request(self._method.name, url)
+            response = self._send_query(url)
         else:
             url, response = self._write(url, pairs)
         return self._result(url, response)
+
+    def _send_query(self, url: str) -> HTTPResponse:
+        """GET or HEAD ``url``; or DELETE it, a write walks are told of."""
+        transport = self._session.transport
+        if self._method.name != "DELETE":
+            return transport.request(self._method.name, url)
+        with writing(self._resource, url_of(self._resource)):
+            return transport.request("DELETE", url)
 
     def _write(self, url: str, pairs: _Pairs) -> tuple[str, HTTPResponse]:
         """Send the arguments in a body; follow a redirect with a GET. ``(final URL, answer)``."""
         transport = self._session.transport
         body, content_type = request_body(self._method.body_media_type, pairs)
-        response = transport.request(
-            self._method.name, url, body=body, content_type=content_type, follow_redirects=False
-        )
+        with writing(self._resource, url_of(self._resource)):
+            response = transport.request(
+                self._method.name, url, body=body, content_type=content_type, follow_redirects=False
+            )
         location = response.headers.get("location")
         target = urllib.parse.urljoin(url, location) if location is not None else None
         redirected = response.status in _REDIRECTS and target is not None

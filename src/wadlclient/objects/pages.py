@@ -16,6 +16,8 @@ from collections.abc import Generator
 from typing import Any
 
 from wadlclient.objects.paging import MAX_PAGES, Page, PageGuard, PageSource, WalkPlan
+from wadlclient.objects.steady import TaggedSource, link_hash, steady_walk
+from wadlclient.objects.writelog import WriteLog
 
 __all__ = ["MAX_PAGES", "Page", "PageGuard", "PageSource", "PageWalker", "WalkPlan"]
 
@@ -29,18 +31,27 @@ logger = logging.getLogger("wadlclient.objects")
 class PageWalker:
     """The entries of a paged collection, read by index, slice, length or walk."""
 
-    __slots__ = ("_first", "_source", "_total")
+    __slots__ = ("_first", "_log", "_quiet", "_source", "_total")
 
-    def __init__(self, source: PageSource, first: Page | None = None) -> None:
+    def __init__(
+        self, source: PageSource, first: Page | None = None, writes: WriteLog | None = None
+    ) -> None:
+        """``writes``: the root's `WriteLog`, so that walks notice the loop's own writes."""
         self._source = source
+        self._log = writes if writes is not None else WriteLog()
         self._first = first
+        #: The writes finished when the first page held came, if none was under way (else None).
+        self._quiet = self._log.finished if self._log.quiet_since(self._log.finished) else None
         self._total: int | None = None
 
     def first_page(self) -> Page:
         """The first page, fetched once."""
         page = self._first
         if page is None:
+            log = self._log
+            before = log.finished
             page = self._source.fetch_page(None, None)
+            self._quiet = before if log.quiet_since(before) else None
             self._first = page
         return page
 
@@ -76,6 +87,8 @@ class PageWalker:
         if len(found) < wanted and page.next:
             stop = (page.start or 0) + start + wanted
             found.extend(self._entries_after(page, stop, wanted - len(found)))
+            # Pages asked for together may straddle a change: an entry once.
+            found = list({link_hash(document): document for document in found}.values())
         return found
 
     def _entries_after(self, page: Page, stop: int, wanted: int) -> list[Any]:
@@ -136,52 +149,52 @@ class PageWalker:
         return self.entries(stop + 1, start + 1)[::-1][::-step]
 
     def walk(self, plan: WalkPlan) -> Generator[Any, None, None]:
-        """Every entry, in order, the following pages fetched ahead while the caller reads.
+        """Every entry, in order and once, the following pages fetched ahead while the caller reads.
 
-        Memory stays flat whatever the collection's size: a page fetched
-        for the walk is let go of entry by entry as they are handed out (a
-        first page kept for ``len()`` and slices is read without being
-        emptied). Stopping early (``break``, closing or dropping the
-        iterator) cancels what has not started and waits for what has.
-        """
-        with contextlib.closing(self._pages(plan)) as pages:
-            for entries, owned in pages:
-                if not owned:
-                    yield from entries
-                    continue
-                for index, document in enumerate(entries):
-                    entries[index] = None
-                    yield document
-
-    def _pages(self, plan: WalkPlan) -> Generator[tuple[list[Any], bool], None, None]:
-        """``(entries, owned)`` page by page; ``owned`` lists may be emptied as they are read.
+        The results may change meanwhile, by the loop's own writes or
+        others': `wadlclient.objects.steady` notices and asks again from
+        the right place. Memory stays flat whatever the collection's size:
+        a page fetched for the walk is let go of entry by entry as they
+        are handed out (a first page kept for ``len()`` and slices is read
+        without being emptied). Stopping early (``break``, closing or
+        dropping the iterator) cancels what has not started and waits for
+        what has.
 
         The first page is the one already held (after ``len()`` or from a
         named operation), else a page of ``plan.page_size`` entries, of
         which only the total is kept, for ``len()``.
         """
+        source = TaggedSource(self._source, self._log)
         page = self._first
         owned = page is None
         if page is None:
-            page = self._source.fetch_later(None, None, plan.page_size)()
+            page = source.fetch_later(None, None, plan.page_size)()
             if not page.start and page.total is not None and self._total is None:
                 self._total = page.total
-        guard = PageGuard()
-        guard.check(page)
-        entries = page.entries
-        rest = page._replace(entries=[])
-        del page
+        else:
+            source.note(page, self._log.finished, self._quiet)
+        PageGuard().check(page)
         if logger.isEnabledFor(logging.INFO):
-            total = self._total if self._total is not None else rest.total
+            total = self._total if self._total is not None else page.total
             size = "size not stated" if total is None else f"{total} entries"
             logger.info("walking %s: %s", plan.name, size)
-        yield entries, owned
-        del entries
-        if not rest.next:
-            return
-        # Imported here: thread pools are needed only by walks beyond one page.
-        from wadlclient.objects.prefetch import pages_after
+        pages = steady_walk(source, self._log, page, owned, plan, _pages_after)
+        del page  # the walk lets go of its pages as it hands them out
+        with contextlib.closing(pages):
+            for entries, emptied in pages:
+                if not emptied:
+                    yield from entries
+                    continue
+                for index, document in enumerate(entries):
+                    entries[index] = None
+                    yield document
+                del entries
 
-        with contextlib.closing(pages_after(self._source, rest, plan, guard)) as following:
-            for entries in following:
-                yield entries, True
+
+def _pages_after(
+    source: PageSource, first: Page, plan: WalkPlan, guard: PageGuard
+) -> Generator[list[Any], None, None]:
+    """`prefetch.pages_after`, imported on the first walk past one page (it needs threads)."""
+    from wadlclient.objects.prefetch import pages_after
+
+    return pages_after(source, first, plan, guard)

@@ -20,11 +20,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from wadlclient.errors import Redacted, ResponseError
 from wadlclient.objects.conventions import Conventions
+from wadlclient.objects.keys import KeyPaths
 from wadlclient.schema import CONVERSION_ERRORS, REDACTED_VALUE, Field, FieldKind, TypeInfo
 from wadlclient.wadl import Method, fragment_of
 
 if TYPE_CHECKING:
     from wadlclient.http import Transport
+    from wadlclient.objects.writelog import WriteLog
     from wadlclient.schema import Schema
 
 __all__ = [
@@ -68,6 +70,10 @@ class SessionLike(Protocol):
     def look_ahead(self) -> int: ...
     @property
     def conventions(self) -> Conventions: ...
+    @property
+    def keys(self) -> KeyPaths: ...
+    @property
+    def writes(self) -> WriteLog | None: ...
 
     def entry(self, url: str, type_id: str | None, data: dict[str, Any] | None = None) -> Any:
         """The entry at ``url`` (an `Entry` or a registered subclass)."""

@@ -36,10 +36,12 @@ from wadlclient.http import (
 )
 from wadlclient.objects.addresses import rewritten_address
 from wadlclient.objects.conventions import NATIVE, Conventions
+from wadlclient.objects.keys import key_paths_for
 from wadlclient.objects.links import look_ahead_from_env
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.session import Session
 from wadlclient.objects.wire import media_type_of
+from wadlclient.objects.writelog import WriteLog
 from wadlclient.schema import (
     EXAMPLE_WADL_MEDIA_TYPE,
     WADL_MEDIA_TYPES,
@@ -285,7 +287,7 @@ class ServiceRoot(Resource):
         info = schema.type_info(type_link)
         session = Session(
             transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id, look_ahead,
-            self.CONVENTIONS,
+            self.CONVENTIONS, key_paths_for(info), WriteLog(),
         )
         super().__init__(session, url, info, document)
 

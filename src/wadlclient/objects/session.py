@@ -23,8 +23,10 @@ from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.entry import Entry
 from wadlclient.objects.entry_types import entry_class
 from wadlclient.objects.hosted import HostedFile
+from wadlclient.objects.keys import GENERIC, KeyPaths
 from wadlclient.objects.operations import NamedOperation, OnWrite, operation_class
 from wadlclient.objects.resource import REDACTED_MESSAGE, Resource, ServiceRootResource
+from wadlclient.objects.writelog import WriteLog
 from wadlclient.schema import Schema
 from wadlclient.wadl import Method, fragment_of
 
@@ -52,6 +54,10 @@ class Session(NamedTuple):
     look_ahead: int = 0
     #: How values are read and checked (`wadlclient.objects.conventions`).
     conventions: Conventions = NATIVE
+    #: Where a key look-up finds an entry (`wadlclient.objects.keys`).
+    keys: KeyPaths = GENERIC
+    #: The writes this root's objects send, for the walks running meanwhile (`writelog`).
+    writes: WriteLog | None = None
 
     def class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:
         """The class registered for ``type_id`` when it is a ``default``, else ``default``."""

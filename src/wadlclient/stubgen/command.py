@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import gzip
 import sys
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from wadlclient.errors import RestfulError
+from wadlclient.errors import RestfulError, WADLError
 from wadlclient.objects import ServiceRoot, session_of
 from wadlclient.schema import Schema
+from wadlclient.stubgen.fixups import FIXUPS
 from wadlclient.stubgen.plan import ANY, is_name, plan_module
 from wadlclient.stubgen.render import render_runtime, render_stub
 from wadlclient.wadl import parse_wadl
@@ -17,6 +20,8 @@ from wadlclient.wadl import parse_wadl
 __all__ = ["Package", "add_arguments", "generate", "load", "main", "run", "write_package"]
 
 _DEFAULT_ROOT_TYPE = "service-root"
+#: The most a compressed WADL file may expand to (Launchpad's devel WADL: 2.2 MB).
+MAX_WADL_BYTES = 64 << 20
 #: A package's files: name -> text.
 Package = dict[str, str]
 
@@ -32,21 +37,52 @@ def load(source: str, version: str | None = "1.0") -> tuple[Schema, str]:
             session = session_of(root)
             return session.schema, session.root_type or _DEFAULT_ROOT_TYPE
     path = Path(source)
-    app = parse_wadl(path.read_bytes(), path.resolve().as_uri())
+    app = parse_wadl(read_wadl_file(path), path.resolve().as_uri())
     return Schema(app), app.root_resource_type or _DEFAULT_ROOT_TYPE
 
 
+def read_wadl_file(path: Path) -> bytes:
+    """A saved WADL's bytes; a ``.gz`` file decompressed, to at most `MAX_WADL_BYTES`."""
+    if path.suffix != ".gz":
+        return path.read_bytes()
+    with path.open("rb") as raw, gzip.GzipFile(fileobj=raw) as unzipped:
+        try:
+            content = unzipped.read(MAX_WADL_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as error:
+            raise WADLError(f"{path}: not a readable gzip file ({error})") from None
+    if len(content) > MAX_WADL_BYTES:
+        raise WADLError(f"{path}: expands to more than {MAX_WADL_BYTES} bytes; refused")
+    return content
+
+
 def generate(
-    schema: Schema, root_type: str, name: str, *, untyped: str = "str", nullable: bool = False
+    schema: Schema,
+    root_type: str,
+    name: str,
+    *,
+    untyped: str = "str",
+    nullable: bool = False,
+    fixups: str | None = None,
 ) -> Package:
-    """The files of the typed-access package ``name`` (same WADL, same bytes)."""
+    """The files of the typed-access package ``name`` (same WADL, same bytes).
+
+    ``fixups`` names a table of `wadlclient.stubgen.fixups.FIXUPS`
+    (``launchpad``); a field it names that the WADL lacks is a `WADLError`.
+    """
     kind = ANY if untyped == "any" else "str"
-    plan = plan_module(schema, root_type, untyped=kind, nullable=nullable)
+    table = FIXUPS[fixups] if fixups is not None else None
+    if table is not None:
+        missing = table.check(schema.app)
+        if missing:
+            raise WADLError(f"the {fixups} fixups name fields this WADL lacks: {missing}")
+    plan = plan_module(schema, root_type, untyped=kind, nullable=nullable, fixups=table)
     command = f"wadlclient stubgen SOURCE --output DIR --name {name}"
     if untyped != "str":
         command += f" --untyped {untyped}"
     if nullable:
         command += " --nullable"
+    if fixups is not None:
+        command += f" --fixups {fixups}"
     docs = schema.app.docs
     title = docs[0] if docs else None
     return {
@@ -92,6 +128,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="type every field and link 'X | None', not only those the WADL says may be absent",
     )
+    parser.add_argument(
+        "--fixups",
+        choices=sorted(FIXUPS),
+        help="correct what this service's WADL is known to get wrong (fields it sends as null)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -110,7 +151,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         schema, root_type = load(args.source, version)
         files = generate(
-            schema, root_type, args.name, untyped=args.untyped, nullable=args.nullable
+            schema,
+            root_type,
+            args.name,
+            untyped=args.untyped,
+            nullable=args.nullable,
+            fixups=args.fixups,
         )
         package = write_package(Path(args.output), args.name, files)
     except (RestfulError, OSError) as error:

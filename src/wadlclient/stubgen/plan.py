@@ -23,6 +23,7 @@ from wadlclient.schema import (
     Schema,
     TypeInfo,
 )
+from wadlclient.stubgen.fixups import Fixups
 from wadlclient.wadl import Application, Method, Param, fragment_of
 
 __all__ = ["ClassPlan", "Member", "ModulePlan", "OptionAlias", "plan_module"]
@@ -44,6 +45,10 @@ _TYPES = {
 }
 ANY = "typing.Any"
 ENTRY = "wadlclient.Entry"
+#: What a link argument takes when its type has no class: any entry (or a URL).
+ANY_ENTRY = "wadlclient.EntryLike"
+#: A collection of the class in braces, where its type declares no named operation.
+COLLECTION = "wadlclient.CollectionLike[{}]"
 #: Members every entry already has (`wadlclient.EntryLike`): never redeclared.
 _ENTRY_MEMBERS = frozenset({"self_link", "resource_type_link", "http_etag"})
 #: Names the generated module defines or imports besides its classes.
@@ -134,6 +139,8 @@ class _Planner:
     schema: Schema
     untyped: str
     nullable: bool
+    fixups: Fixups | None = None
+    root_type: str | None = None
     names: _Names = field(default_factory=_Names)
     classes: dict[str, str] = field(default_factory=dict)  # type id -> class name
     aliases: dict[tuple[str, ...], str] = field(default_factory=dict)
@@ -152,11 +159,11 @@ class _Planner:
         return self.classes.get(type_id, ENTRY) if type_id is not None else ENTRY
 
     def collection_type(self, type_id: str | None) -> str:
-        """The type of a collection of resource type ``type_id``."""
+        """The type of a collection of resource type ``type_id`` (a protocol: no ``Any`` member)."""
         if type_id is not None and type_id in self.classes:
             return self.classes[type_id]
         entry_type = self.info(type_id).entry_type if type_id is not None else None
-        return f"wadlclient.Collection[{self.entry_type(entry_type)}]"
+        return COLLECTION.format(self.entry_type(entry_type))
 
     def value_type(self, param: Param, owner: str) -> str:
         """The Python type of a plain value: by its XML schema type, or its options."""
@@ -183,13 +190,22 @@ class _Planner:
         return name
 
     def argument_type(self, param: Param, owner: str) -> str:
-        """An entry for a link (its URL is sent), bytes for a file, else as a value."""
+        """An entry or its URL for a link, bytes for a file, else as a value.
+
+        lazr.restful takes a link as a URL, absolute or from the root
+        (``owner="/~ada"``): real clients send both forms.
+        """
         if param.type != "binary" and param.link is not None and param.link.resource_type:
-            return self.entry_type(fragment_of(param.link.resource_type))
+            linked = self.classes.get(fragment_of(param.link.resource_type), ANY_ENTRY)
+            return f"{linked} | str"
         return self.value_type(param, owner)
 
-    def result_type(self, method: Method) -> str:
-        """What a named operation returns: a created entry, an entry, a collection, or Any."""
+    def result_type(self, method: Method, found_or_404: bool = False) -> str:
+        """What a named operation returns: a created entry, an entry, a collection, or Any.
+
+        An entry or None (lazr.restful answers null for nothing found),
+        unless ``found_or_404``: the service answers 404 then.
+        """
         location = method.response_header("Location")
         if location is not None and location.link is not None:
             linked = location.link.resource_type
@@ -203,16 +219,17 @@ class _Planner:
                 continue
             info = self.schema.result_info(method)
             if info is not None and info.is_collection:
-                return f"wadlclient.Collection[{self.entry_type(info.entry_type)}]"
+                return COLLECTION.format(self.entry_type(info.entry_type))
             type_id = self.by_representation.get(resolved.id or "")
             if type_id is not None and type_id in self.classes:
-                return f"{self.classes[type_id]} | None"
+                found = self.classes[type_id]
+                return found if found_or_404 else f"{found} | None"
             return ANY
         return ANY
 
     # -- members -----------------------------------------------------------
 
-    def operation(self, name: str, method: Method, owner: str) -> Member:
+    def operation(self, name: str, method: Method, owner: str, type_id: str) -> Member:
         arguments = []
         for param in method.params:
             if param.fixed is not None or not _is_argument(param.name):
@@ -220,13 +237,18 @@ class _Planner:
             kind = self.argument_type(param, owner + camel(name))
             arguments.append(Argument(param.name, kind, param.required))
         takes_more = any(p.fixed is None and not _is_argument(p.name) for p in method.params)
-        result = self.result_type(method)
+        fixups = self.fixups
+        result = self.result_type(
+            method, fixups is not None and (type_id, name) in fixups.found_or_404
+        )
         return Member(name, result, method.doc, arguments=tuple(arguments), takes_more=takes_more)
 
     def members(self, type_id: str, owner: str) -> tuple[Member, ...]:
         """Fields, links, collections (WADL order), then named operations (by name)."""
         info = self.info(type_id)
-        params = self.representation_params(type_id)
+        rep = self.schema.app.json_representation(type_id)
+        rep_id = rep.id if rep is not None else None
+        params = {param.name: param for param in rep.params} if rep is not None else {}
         settable = self.settable_keys(type_id)
         found = []
         # A collection's own fields are paging details, not attributes.
@@ -243,24 +265,29 @@ class _Planner:
             elif descriptor.kind is FieldKind.ENTRY:
                 kind = self.entry_type(descriptor.link_type)
             else:
-                kind = self.value_type(param, owner)
-            if self.may_be_null(param, descriptor.kind, kind):
+                fixed = self.fixups.type_of(rep_id, name) if self.fixups else None
+                kind = fixed or self.value_type(param, owner)
+            if type_id != self.root_type and self.may_be_null(param, rep_id, descriptor.kind, kind):
                 kind = f"{kind} | None"
             found.append(Member(name, kind, param.doc, settable=descriptor.key in settable))
         for name in sorted(info.operations):
             if is_name(name):
-                found.append(self.operation(name, info.operations[name], owner))
+                found.append(self.operation(name, info.operations[name], owner, type_id))
         return tuple(found)
 
-    def may_be_null(self, param: Param, kind: FieldKind, python_type: str) -> bool:
-        """Whether a field's type says None: never for a collection (its link is always set)."""
+    def may_be_null(
+        self, param: Param, rep_id: str | None, kind: FieldKind, python_type: str
+    ) -> bool:
+        """Whether a field's type says None: never for a collection (its link is always set).
+
+        Else where the WADL does not say required, or the fixups say the
+        service sends null anyway. (A root's links are never null: the
+        caller leaves them out.)
+        """
         if kind is FieldKind.COLLECTION or python_type == ANY:
             return False
-        return self.nullable or not param.required
-
-    def representation_params(self, type_id: str) -> dict[str, Param]:
-        rep = self.schema.app.json_representation(type_id)
-        return {param.name: param for param in rep.params} if rep is not None else {}
+        fixed = self.fixups is not None and self.fixups.may_be_null(rep_id, param.name)
+        return self.nullable or not param.required or fixed
 
     def settable_keys(self, type_id: str) -> set[str]:
         """The JSON keys a PATCH of this type may change (its request representation)."""
@@ -292,8 +319,31 @@ def _kinds(planner: _Planner, root_type: str) -> tuple[list[str], list[str]]:
     return entries, collections
 
 
+def _linked_only_as_entries(schema: Schema) -> set[str]:
+    """Collection types some field links as an entry (``pillars_link``), none as a collection.
+
+    A client makes an entry of such a link (lazr.restfulclient too): its
+    named operations work, paging does not, so its class is an entry's.
+    """
+    as_entry, as_collection = set(), set()
+    for type_id in schema.app.resource_types:
+        for descriptor in schema.type_info(type_id).fields.values():
+            if descriptor.link_type is None:
+                continue
+            if descriptor.kind is FieldKind.COLLECTION:
+                as_collection.add(descriptor.link_type)
+            elif descriptor.kind is FieldKind.ENTRY:
+                as_entry.add(descriptor.link_type)
+    return as_entry - as_collection
+
+
 def plan_module(
-    schema: Schema, root_type: str, *, untyped: str = "str", nullable: bool = False
+    schema: Schema,
+    root_type: str,
+    *,
+    untyped: str = "str",
+    nullable: bool = False,
+    fixups: Fixups | None = None,
 ) -> ModulePlan:
     """The classes of a typed-access module for ``schema``, whose root resource is ``root_type``.
 
@@ -301,9 +351,12 @@ def plan_module(
     writes none for text, numbers and booleans alike): ``str`` or ``typing.Any``.
     A field or link may be None where its param is not ``required``; with
     ``nullable``, everywhere (lazr.restful marks every field of an entry
-    required, null or not).
+    required, null or not). ``fixups`` names the fields that may be null
+    although the WADL says required, and types some it leaves untyped
+    (`wadlclient.stubgen.fixups`). A root's links are never None: the
+    service writes them all.
     """
-    planner = _Planner(schema, untyped, nullable)
+    planner = _Planner(schema, untyped, nullable, fixups, root_type)
     app = schema.app
     for type_id in app.resource_types:
         rep = app.json_representation(type_id)
@@ -318,11 +371,12 @@ def plan_module(
         name = planner.classes[type_id]
         members = planner.members(type_id, name)
         plans.append(ClassPlan(name, "wadlclient.EntryLike", _doc_of(app, type_id), members))
+    entry_like = _linked_only_as_entries(schema)
     for type_id in collections:
         name = planner.classes[type_id]
         element = planner.entry_type(planner.info(type_id).entry_type)
         members = planner.members(type_id, name)
-        base = f"wadlclient.CollectionLike[{element}]"
+        base = "wadlclient.EntryLike" if type_id in entry_like else COLLECTION.format(element)
         plans.append(ClassPlan(name, base, _doc_of(app, type_id), members))
     root = planner.plan.root
     root_doc = _doc_of(app, root_type)

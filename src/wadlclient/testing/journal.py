@@ -27,6 +27,8 @@ class Served:
     if_none_match: str | None = None
     auth_scheme: str | None = None
     accept: str | None = None
+    #: Signed OAuth with an empty token (``login_anonymously``): the token itself is never kept.
+    anonymous: bool = False
     message: str = field(default="", compare=False)
 
 

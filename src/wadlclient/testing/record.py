@@ -7,11 +7,13 @@
 
 Both are `Sender` s in wadlclient's transport pipeline (`wadlclient.http`),
 below redirects, authorization, retries and the cache, so what is recorded
-is exactly what crossed the wire. The file is indented JSON, one object
-per exchange, with credentials scrubbed: ``Authorization``, cookies, and
-OAuth tokens, secrets and signatures in URLs and bodies. A replayed
-request is matched by method, URL and body, in the order recorded; one
-that was not recorded raises `UnrecordedRequest` naming it.
+is exactly what crossed the wire. The file (`recording_file`) holds every
+exchange scrubbed (`scrub`): credential headers, values named like secrets
+in requests and answers, and the credentials themselves wherever they
+appear; the WADL is stored once beside it. A replayed request is matched
+by method, URL and body, scrubbed the same way, in the order recorded; one
+that was not recorded raises `UnrecordedRequest` naming it, and a file
+that is not a sound recording `RecordingError` naming it.
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ import base64
 import json
 import os
 import re
-import tempfile
 import threading
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlsplit
 
 from wadlclient.errors import TransportError
 from wadlclient.headers import Headers
@@ -35,31 +37,38 @@ from wadlclient.http.models import Request, Response, Timeout
 from wadlclient.http.pool import ConnectionPool
 from wadlclient.http.sender import Sender
 from wadlclient.objects import ServiceRoot
+from wadlclient.testing.recording_file import (
+    FORMAT,
+    RecordedExchange,
+    RecordingError,
+    is_wadl,
+    read_recording,
+    sidecar_body,
+    write_recording,
+)
+from wadlclient.testing.scrub import SCRUBBED, Scrubber, credentials_of, secret_name
 
 __all__ = [
     "FORMAT",
     "RECORD_VARIABLE",
     "REPLAY_VARIABLE",
+    "SCRUBBED",
     "Recording",
+    "RecordingError",
     "RecordingSender",
     "ReplaySender",
     "UnrecordedRequest",
+    "read_recording",
     "recorded_root",
     "replayed_root",
+    "scrub",
     "sender_from_environment",
 ]
 
-FORMAT = "wadlclient-recording/1"
 #: Record every exchange of launchpadlib (or lazr.restfulclient) on wadlclient into this file.
 RECORD_VARIABLE = "WADLCLIENT_RECORD"
 #: Answer every exchange of launchpadlib on wadlclient from this recording, sending nothing.
 REPLAY_VARIABLE = "WADLCLIENT_REPLAY"
-SCRUBBED = "<scrubbed>"
-_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
-_SECRET_PARAMS = re.compile(
-    r"((?:oauth_token_secret|oauth_token|oauth_signature|oauth_verifier|access_token|password)"
-    r"(?:=|%3D|\"\s*:\s*\"))[^&\s\",]*"
-)
 
 
 class UnrecordedRequest(TransportError):
@@ -67,74 +76,99 @@ class UnrecordedRequest(TransportError):
 
 
 def scrub(text: str) -> str:
-    """``text`` with every OAuth token, secret, signature and password value replaced."""
-    return _SECRET_PARAMS.sub(lambda m: m.group(1) + SCRUBBED, text)
+    """``text`` (a URL, a form or text body) with every value named like a secret replaced."""
+    return Scrubber().url(text)
 
 
-def _headers(headers: Headers) -> dict[str, str]:
-    return {
-        name: SCRUBBED if name.lower() in _SECRET_HEADERS else scrub(value)
-        for name, value in headers.items()
-    }
+def _media_type(headers: Any) -> str:
+    return str(headers.get("content-type") or "")
 
 
-def _body(content: bytes | None) -> dict[str, str] | None:
-    """A body as readable text when it is UTF-8, else as base64."""
+def _request_body(request: Request, scrubber: Scrubber) -> dict[str, str] | None:
+    return _body(request.body, _media_type(request.headers), scrubber)
+
+
+def _body(
+    content: bytes | None, media_type: str, scrubber: Scrubber, *, secret_answer: bool = False
+) -> dict[str, str] | None:
+    """A body as scrubbed text when it is UTF-8, else as base64 (kept as it is)."""
     if not content:
         return None
     try:
-        return {"text": scrub(content.decode("utf-8"))}
+        text = content.decode("utf-8")
     except UnicodeDecodeError:
         return {"base64": base64.b64encode(content).decode("ascii")}
+    return {"text": scrubber.body(text, media_type, secret_answer=secret_answer)}
 
 
-def _content(body: dict[str, str] | None) -> bytes:
-    if body is None:
-        return b""
-    if "base64" in body:
-        return base64.b64decode(body["base64"])
-    return body["text"].encode("utf-8")
-
-
-def _key(method: str, url: str, body: dict[str, str] | None) -> tuple[str, str, str]:
-    return method, scrub(url), json.dumps(body, sort_keys=True)
+def _asks_for_a_secret(request: Request) -> bool:
+    """Whether the request calls a named operation named like a secret (``issueAccessToken``)."""
+    pairs = parse_qsl(urlsplit(request.url).query)
+    if request.body and "form" in _media_type(request.headers):
+        pairs += parse_qsl(request.body.decode("utf-8", "replace"))
+    return any(name == "ws.op" and secret_name(value) for name, value in pairs)
 
 
 class Recording:
-    """The exchanges recorded into one file, from one sender or several (a process's roots)."""
+    """The exchanges recorded into one file, from one sender or several (a process's roots).
+
+    It scrubs, besides values named like secrets, every credential it
+    holds: those given (`hold`, `hold_authorizer`) and those the requests'
+    ``Authorization`` headers carry. A file is scrubbed with every
+    credential known when it is written, whichever exchange revealed it.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._exchanges: list[dict[str, Any]] = []
+        self._raw: list[tuple[Request, Response]] = []
+        self._scrubber = Scrubber()
         self._lock = threading.Lock()
 
-    def add(self, request: Request, response: Response) -> None:
-        exchange = {
-            "method": request.method,
-            "url": scrub(request.url),
-            "request_headers": _headers(request.headers),
-            "request_body": _body(request.body),
-            "status": response.status,
-            "reason": response.reason,
-            "headers": _headers(response.headers),
-            "body": _body(response.content),
-        }
+    def hold(self, *credentials: str) -> None:
+        """Scrub these values wherever they appear."""
         with self._lock:
-            self._exchanges.append(exchange)
+            self._scrubber.hold(*credentials)
+
+    def hold_authorizer(self, authorizer: object) -> None:
+        """Scrub the secrets ``authorizer`` holds (an OAuth or Basic authorizer, or none)."""
+        self.hold(*credentials_of(authorizer))
+
+    def add(self, request: Request, response: Response) -> None:
+        with self._lock:
+            self._scrubber.learn(request.headers)
+            self._raw.append((request, response))
 
     def write(self) -> None:
         """Write every exchange so far, whole and atomically (a reader never sees half a file)."""
+        files: dict[str, bytes] = {}
         with self._lock:
-            document = {"format": FORMAT, "exchanges": list(self._exchanges)}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".recording-")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(document, out, indent=1)
-            os.replace(temporary, self.path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+            exchanges = [self._exchange(sent, answer, files) for sent, answer in self._raw]
+        write_recording(self.path, exchanges, files)
+
+    def _exchange(
+        self, request: Request, response: Response, files: dict[str, bytes]
+    ) -> dict[str, Any]:
+        scrubber = self._scrubber
+        media_type = _media_type(response.headers)
+        body: dict[str, str] | None
+        if response.content and is_wadl(media_type):
+            content = scrubber.values(response.content)
+            body, name = sidecar_body(content)
+            files[name] = content
+        else:
+            body = _body(
+                response.content, media_type, scrubber, secret_answer=_asks_for_a_secret(request)
+            )
+        return {
+            "method": request.method,
+            "url": scrubber.url(request.url),
+            "request_headers": scrubber.headers(request.headers.items()),
+            "request_body": _request_body(request, scrubber),
+            "status": response.status,
+            "reason": response.reason,
+            "headers": scrubber.headers(response.headers.items()),
+            "body": body,
+        }
 
 
 class RecordingSender:
@@ -160,43 +194,83 @@ class RecordingSender:
         self.recording.write()
 
 
+_Key = tuple[str, str, str]
+
+
 class ReplaySender:
-    """Answers from a recording, in the order recorded; never opens a connection."""
+    """Answers from a recording, in the order recorded; never opens a connection.
+
+    Requests are matched on their form scrubbed by name, the recording's
+    too (so a recording made by an older scrubber still matches); where the
+    recording scrubbed a credential, ``<scrubbed>`` matches any text.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        try:
-            document = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise ValueError(f"{self.path}: not a readable recording ({error})") from None
-        if not isinstance(document, dict) or document.get("format") != FORMAT:
-            raise ValueError(f"{self.path}: not a recording of format {FORMAT!r}")
-        self._answers: dict[tuple[str, str, str], deque[dict[str, Any]]] = {}
-        for exchange in document["exchanges"]:
-            key = _key(exchange["method"], exchange["url"], exchange["request_body"])
-            self._answers.setdefault(key, deque()).append(exchange)
+        self._names = Scrubber()
+        self._exchanges = read_recording(self.path)
+        self._used = [False] * len(self._exchanges)
+        self._exact: dict[_Key, deque[int]] = {}
+        self._patterns: list[tuple[int, re.Pattern[str]]] = []
+        for number, exchange in enumerate(self._exchanges):
+            key = self._recorded_key(exchange)
+            self._exact.setdefault(key, deque()).append(number)
+            if any(SCRUBBED in part for part in key):
+                self._patterns.append((number, _pattern(key)))
         self._lock = threading.Lock()
 
+    def _recorded_key(self, exchange: RecordedExchange) -> _Key:
+        body = exchange.request_body
+        if body is not None and "text" in body:
+            media_type = _media_type(Headers(exchange.request_headers))
+            body = {"text": self._names.body(body["text"], media_type)}
+        return _key(exchange.method, self._names.url(exchange.url), body)
+
     def send(self, request: Request, *, timeout: Timeout) -> Response:
-        key = _key(request.method, request.url, _body(request.body))
+        key = _key(
+            request.method, self._names.url(request.url), _request_body(request, self._names)
+        )
         with self._lock:
-            queue = self._answers.get(key)
-            exchange = queue.popleft() if queue else None
-        if exchange is None:
-            again = " again" if queue is not None else ""
+            number = self._take(key)
+        if number is None:
+            again = " again" if key in self._exact else ""
             raise UnrecordedRequest(
                 f"{request.method} {scrub(request.url)}{again}: not in the recording {self.path}"
             )
+        exchange = self._exchanges[number]
         return Response(
-            exchange["status"],
-            exchange["reason"],
-            Headers(exchange["headers"]),
-            _content(exchange["body"]),
+            exchange.status,
+            exchange.reason,
+            Headers(exchange.headers),
+            exchange.content,
             request.url,
         )
 
+    def _take(self, key: _Key) -> int | None:
+        """The first unused exchange recorded for ``key``: exactly, else through a scrubbed part."""
+        for number in self._exact.get(key, ()):
+            if not self._used[number]:
+                self._used[number] = True
+                return number
+        joined = "\n".join(key)
+        for number, pattern in self._patterns:
+            if not self._used[number] and pattern.fullmatch(joined):
+                self._used[number] = True
+                return number
+        return None
+
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _key(method: str, url: str, body: dict[str, str] | None) -> _Key:
+    return method, url, json.dumps(body, sort_keys=True)
+
+
+def _pattern(key: _Key) -> re.Pattern[str]:
+    """A key whose ``<scrubbed>`` parts match any text (a credential scrubbed when recorded)."""
+    parts = re.escape("\n".join(key)).split(re.escape(SCRUBBED))
+    return re.compile(".*?".join(parts), re.DOTALL)
 
 
 def _root_with(sender: Sender, *args: Any, **kwargs: Any) -> ServiceRoot:
@@ -204,6 +278,8 @@ def _root_with(sender: Sender, *args: Any, **kwargs: Any) -> ServiceRoot:
 
     class Root(ServiceRoot):
         def make_transport(self, authorizer: Any, cache: Any, **options: Any) -> Transport:
+            if isinstance(sender, RecordingSender):
+                sender.recording.hold_authorizer(authorizer)
             return Transport(authorizer=authorizer, cache=cache, sender=sender, **options)
 
     return Root(*args, **kwargs)
@@ -225,13 +301,14 @@ _recordings: dict[Path, Recording] = {}
 _replays: dict[Path, ReplaySender] = {}
 
 
-def sender_from_environment(inner: Sender) -> Sender:
+def sender_from_environment(inner: Sender, authorizer: object = None) -> Sender:
     """``inner`` recorded (``WADLCLIENT_RECORD``), or a replay instead (``WADLCLIENT_REPLAY``).
 
     For programs that create their roots themselves (launchpadlib's): the
     compatibility layer passes its pool through this. Every root of the
     process shares one recording, written when a root closes and at exit,
     and one replay, so that answers are replayed in the order recorded.
+    The recording scrubs the secrets of ``authorizer`` too.
     """
     record, replay = os.environ.get(RECORD_VARIABLE), os.environ.get(REPLAY_VARIABLE)
     if record and replay:
@@ -240,7 +317,9 @@ def sender_from_environment(inner: Sender) -> Sender:
         inner.close()
         return _shared_replay(Path(replay).resolve())
     if record:
-        return RecordingSender(record, inner, recording=_shared_recording(Path(record).resolve()))
+        recording = _shared_recording(Path(record).resolve())
+        recording.hold_authorizer(authorizer)
+        return RecordingSender(record, inner, recording=recording)
     return inner
 
 

@@ -134,6 +134,7 @@ def _served(call: Call, answer: Answer) -> Served:
         if_none_match=call.header("If-None-Match"),
         auth_scheme=auth.split(" ", 1)[0] if auth else None,
         accept=call.header("Accept"),
+        anonymous=call.anonymous,
         message=answer.body.decode("utf-8", "replace").strip() if answer.status >= 400 else "",
     )
 

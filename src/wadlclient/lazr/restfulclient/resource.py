@@ -351,13 +351,13 @@ class ServiceRoot(_objects.ServiceRoot):
     ) -> Transport:
         sender: Sender
         if self._uses_http_factory():
+            pool = _recorded(self._pool_for_factory(verify), authorizer)
             # The factory's object signs; the transport only needs the User-Agent details.
             authorizer = UserAgentOnly(authorizer)
-            pool = _recorded(self._pool_for_factory(verify))
             sender = HttpFactorySender(self._browser._connection, pool=pool)
         else:
             pool = ConnectionPool(max_body=max_body, trace=HTTPLIB2_TRACE, verify=verify)
-            sender = cast(Sender, _recorded(pool))
+            sender = cast(Sender, _recorded(pool, authorizer))
         # lazr's back-off: 0, 1, 2, 4, ... seconds exactly (no cap, no jitter),
         # waited through ``_browser.sleep``.
         return LazrTransport(
@@ -396,11 +396,12 @@ class ServiceRoot(_objects.ServiceRoot):
         return session_of(self).transport.user_agent
 
 
-def _recorded(pool: Sender | None) -> Sender | None:
+def _recorded(pool: Sender | None, authorizer: object) -> Sender | None:
     """``pool``, recorded or replaced by a replay when the environment asks for it.
 
     ``WADLCLIENT_RECORD`` / ``WADLCLIENT_REPLAY`` (`wadlclient.testing.record`)
-    reach programs that make their roots themselves, launchpadlib's.
+    reach programs that make their roots themselves, launchpadlib's. A
+    recording scrubs ``authorizer``'s secrets wherever they appear.
     """
     if not (os.environ.get("WADLCLIENT_RECORD") or os.environ.get("WADLCLIENT_REPLAY")):
         return pool
@@ -412,7 +413,7 @@ def _recorded(pool: Sender | None) -> Sender | None:
     # Imported here: the testing kit costs nothing unless asked for.
     from wadlclient.testing.record import sender_from_environment
 
-    return sender_from_environment(pool)
+    return sender_from_environment(pool, authorizer)
 
 
 def _exact(backoff: float) -> float:

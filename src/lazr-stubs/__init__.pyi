@@ -1,0 +1,1 @@
+"""Stubs of the lazr namespace: only `lazr.restfulclient` (partial, see its docstring)."""

@@ -1,0 +1,57 @@
+"""A launchpadlib bot, run on wadlclient, misses no task; changing its loop makes it a bulk change.
+
+The bot runs in a child process, as users run it (``python -m
+wadlclient.lazr_compat bot.py``), against the testing kit's fake of
+Launchpad (its devel WADL): its search, whose results the bot's own saves
+shrink, is answered afresh on every page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from wadlclient.testing import launchpad_wadl
+
+BOT = Path(__file__).with_name("lp_triage.py")
+
+
+def run_bot(mode: str, home: Path, stock: bool = False) -> dict[str, Any]:
+    wadl = home / "devel.wadl"
+    wadl.write_bytes(launchpad_wadl())
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(home)}
+    runner = [] if stock else ["-m", "wadlclient.lazr_compat"]
+    done = subprocess.run(
+        [sys.executable, *runner, str(BOT), str(wadl), mode],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_the_bots_loop_on_wadlclient_triages_every_task(tmp_path: Path) -> None:
+    result = run_bot("loop", tmp_path)
+
+    assert "wadlclient" in result["lazr"]
+    assert result["ran"] == result["triaged"] == result["saves"] == 200
+
+
+def test_the_same_loop_on_stock_lazr_restfulclient_skips_tasks(tmp_path: Path) -> None:
+    result = run_bot("loop", tmp_path, stock=True)
+
+    assert "wadlclient" not in result["lazr"]
+    assert result["triaged"] < 200  # the problem the walk solves, as launchpadlib users meet it
+
+
+def test_the_bot_with_its_loop_changed_to_bulk_update_triages_every_task(tmp_path: Path) -> None:
+    result = run_bot("bulk", tmp_path)
+
+    assert result["ran"] == {
+        "counts": {"changed": 200, "writes": 200}, "ok": True, "type": "BulkReport",
+    }  # fmt: skip
+    assert result["triaged"] == result["saves"] == 200
