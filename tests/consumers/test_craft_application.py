@@ -106,6 +106,7 @@ def test_login_names_the_user_from_me(lp: craft.Launchpad, fake_launchpad: FakeS
     assert lp.username == "ada"
     reads = [(s.path, s.status, s.auth_scheme) for s in fake_launchpad.journal if s.path]
     assert reads == [("people/+me", 303, "OAuth"), ("~ada", 200, "OAuth")]
+    assert not any(s.anonymous for s in fake_launchpad.journal)
 
 
 def test_an_anonymous_session_is_told_apart_by_a_401_and_cannot_write(
@@ -121,7 +122,7 @@ def test_an_anonymous_session_is_told_apart_by_a_401_and_cannot_write(
     assert (lp.username, project.name) == ("anonymous", "frobnicator")
     assert [s.status for s in fake_launchpad.journal.requests("GET", "people/+me")] == [401]
     assert [s.status for s in fake_launchpad.journal.operations("new_project")] == [401]
-    assert {s.auth_scheme for s in fake_launchpad.journal if s.path} == {"OAuth"}
+    assert {(s.auth_scheme, s.anonymous) for s in fake_launchpad.journal} == {("OAuth", True)}
 
 
 # -- projects -----------------------------------------------------------------------------
