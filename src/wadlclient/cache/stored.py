@@ -8,7 +8,10 @@ download the service's WADL (1.5 MB for Launchpad) and parse it. A
 backend with ``claim`` lets one of them fetch it (and store its model)
 while the others wait, at most ``fill_wait`` seconds, for the entry (the
 model) to appear; a claim lapses by itself after that long, so a fetcher
-that dies holds no one up for longer.
+that dies holds no one up for longer. A fetcher whose answer is not to be
+stored (uncacheable, an error) ends its claim at once (`settle`, the
+store's ``release``), and the others stop waiting as soon as no one holds
+a claim (the store's ``is_claimed``) and fetch for themselves.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from wadlclient.cache.backend import CacheStore
 from wadlclient.cache.fileformat import parse
 from wadlclient.cache.freshness import CachedResponse
 from wadlclient.cache.rules import CacheRules
+from wadlclient.headers import HeadersInput
 
 __all__ = ["FILL_WAIT_MEDIA_TYPES", "StoreCache"]
 
@@ -76,14 +80,31 @@ class StoreCache(CacheRules):
         if self._owns_store:
             self.store.close()
 
-    def get(self, url: str, media_type: str) -> CachedResponse | None:
+    def get(
+        self,
+        url: str,
+        media_type: str,
+        *,
+        principal: str | None = None,
+        headers: HeadersInput | None = None,
+    ) -> CachedResponse | None:
         """As `CacheRules.get`; a missing WADL another process is fetching is waited for."""
-        cached = super().get(url, media_type)
+        cached = super().get(url, media_type, principal=principal, headers=headers)
         if cached is not None or media_type not in self._fill_types:
             return cached
         if self._wait_for(self.filename(url, media_type)):
-            return super().get(url, media_type)
+            return super().get(url, media_type, principal=principal, headers=headers)
         return None
+
+    def settle(self, url: str, media_type: str) -> None:
+        """The exchange for ``url`` is over: a claim this process still holds on it ends.
+
+        Storing the answer ended it already; an answer not stored (one that
+        cannot be cached, an error) ends it here, so no one waits for it.
+        """
+        release = getattr(self.store, "release", None)
+        if release is not None and media_type in self._fill_types and not self._closed:
+            release(self.filename(url, media_type))
 
     def get_blob(self, name: str, *, fill: bool = False) -> bytes | None:
         """As `CacheRules.get_blob`; with ``fill``, one another process is making is waited for."""
@@ -96,20 +117,23 @@ class StoreCache(CacheRules):
         """Whether ``name``, missing, appeared because another process was filling it.
 
         False at once when this process wins the claim (it is to fill it),
-        when the store has no claims, or waiting is off; False after
-        ``fill_wait`` seconds when nothing came.
+        when the store has no claims, or waiting is off; False as soon as
+        no one holds a claim and nothing came, or after ``fill_wait`` seconds.
         """
         claim = getattr(self.store, "claim", None)
         if claim is None or self._closed or self._fill_wait <= 0:
             return False
         if claim(name, self._fill_wait):
-            return False  # this process fills it; its save ends the claim
+            return False  # this process fills it; its save (or `settle`) ends the claim
         logger.debug("cache: waiting for another process to store %s", name)
+        is_claimed = getattr(self.store, "is_claimed", None)
         deadline = time.monotonic() + self._fill_wait
         while time.monotonic() < deadline:
             time.sleep(_POLL_SECONDS)
             if self.store.exists(name):
                 return True
+            if is_claimed is not None and not is_claimed(name):
+                return self.store.exists(name)
         return False
 
     def _read(self, name: str) -> CachedResponse | None:

@@ -23,7 +23,7 @@ from wadlclient.errors import (
     error_for,
 )
 from wadlclient.http.cache_policy import Cache, CacheOutcome
-from wadlclient.http.calls import answered, failed, give_answer, prepare
+from wadlclient.http.calls import answered, failed, give_answer, prepare, settle
 from wadlclient.http.connection import Verify, check_verify
 from wadlclient.http.flights import Flights
 from wadlclient.http.logs import describe, log_exchange, logger
@@ -190,7 +190,7 @@ class Transport:
         """
         prepared = prepare(
             self._fixed_headers, self._cache if use_cache else None,
-            method.upper(), url, accept, body, content_type, headers,
+            method.upper(), url, accept, body, content_type, headers, self._authorizer,
         )  # fmt: skip
         if isinstance(prepared, HTTPResponse):
             return prepared
@@ -213,8 +213,9 @@ class Transport:
         is not a `StartingSender` sends when the answer is asked for.
         """
         prepared = prepare(
-            self._fixed_headers, self._cache, method.upper(), url, accept, None, None, None
-        )
+            self._fixed_headers, self._cache, method.upper(), url, accept, None, None, None,
+            self._authorizer,
+        )  # fmt: skip
         if isinstance(prepared, HTTPResponse):
             return answered(prepared)
         request, use = prepared
@@ -245,10 +246,13 @@ class Transport:
         started: Exchange | None,
     ) -> HTTPResponse:
         """Send (or read the attempt ``started`` already), follow, retry; the caller's answer."""
-        response = self._send_handling_redirects(
-            request, follow_redirects, end, self._send_single_request, started
-        )
-        return give_answer(request, response, use, follow_redirects, self._cache is not None)
+        try:
+            response = self._send_handling_redirects(
+                request, follow_redirects, end, self._send_single_request, started
+            )
+            return give_answer(request, response, use, follow_redirects, self._cache is not None)
+        finally:
+            settle(request, use)
 
     def _start_first(self, request: Request, end: float | None) -> Exchange | None:
         """The first attempt of ``request`` on the wire now; None when the sender cannot start."""
