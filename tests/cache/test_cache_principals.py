@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
 from tests.cache.whose import SHAREABLE, Seen, WhoseService, authorizer
+
 from wadlclient import OAuthAuthorizer
 from wadlclient.cache import CacheRules, HTTPCache, MemoryStore, RedisStore, StoreCache
 from wadlclient.http import Transport
@@ -206,7 +206,7 @@ def test_anonymous_answers_are_shared_by_anonymous_callers_only(
 def test_vary_is_honoured_for_any_request_header(
     whose: WhoseService, client: Callable[..., Transport]
 ) -> None:
-    """``Vary: User-Agent``: another User-Agent asks the server (then its answer is the one kept)."""
+    """``Vary: User-Agent``: another User-Agent asks the server (and its answer is kept)."""
     _read(client("ann", base_client_name="one"), whose, "vary-user-agent")
 
     given = [

@@ -158,7 +158,7 @@ def _handler_for(service: WhoseService) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:
             headers = {name.lower(): value for name, value in self.headers.items()}
             case = self.path.lstrip("/").partition("?")[0]
             try:
