@@ -7,9 +7,14 @@ with an eviction policy (``volatile-lru`` or ``allkeys-lru``), which is
 the server operator's to set: an evicted entry is only a miss.
 
 A Redis that is down, unreachable or slow must never fail or stall the
-caller: sockets time out after ``timeout`` seconds (0.5 by default), the
-first failure logs ONE warning, and for the next ``retry_after`` seconds
-the store answers every call at once as a miss, then tries again.
+caller. Each operation (connecting included) must end within ``timeout``
+seconds (0.5 by default), plus one second for each 8 MB of its reply
+(`redis_bounds`); an operation that takes more than a fifth of ``timeout``
+beyond that is slow, and when slow operations have taken twice
+``timeout`` in all, Redis is too slow. The first failure logs ONE warning,
+and for the next ``retry_after`` seconds the store answers every call at
+once as a miss, then tries again. A value is read with GETRANGE, so one
+over ``max_entry_bytes`` is refused before it is read whole.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ import time
 import urllib.parse
 from typing import TYPE_CHECKING, Any
 
+from wadlclient.cache.redis_bounds import bound_connections, operation
+
 if TYPE_CHECKING:
     import redis
 
@@ -27,14 +34,18 @@ __all__ = ["RedisStore", "is_redis_url"]
 
 logger = logging.getLogger("wadlclient.cache")
 
-_SCHEMES = ("redis", "rediss", "unix")
+#: The URL schemes of a Redis cache, in any case.
+REDIS_SCHEMES = ("redis", "rediss", "unix")
+# A reply's bytes beyond a value's: the RESP framing of the largest reply.
+_REPLY_SLACK = 64 * 1024
 
 
 def is_redis_url(value: object) -> bool:
-    """Whether ``value`` is a ``redis://``, ``rediss://`` or ``unix://`` URL."""
-    return isinstance(value, str) and value.partition("://")[0].lower() in _SCHEMES and (
-        "://" in value
-    )
+    """Whether ``value`` is a ``redis://``, ``rediss://`` or ``unix://`` URL (any case)."""
+    if not isinstance(value, str):
+        return False
+    scheme, separator, _rest = value.partition("://")
+    return bool(separator) and scheme.lower() in REDIS_SCHEMES
 
 
 def _where(url: str) -> str:
@@ -53,6 +64,11 @@ class RedisStore:
     """
 
     private = False
+    #: Fractions of ``timeout``: an operation taking longer than this (beyond the time
+    #: its reply's size earns) is slow; slow operations taking this much of it in all
+    #: (within ``retry_after``) make Redis too slow to use.
+    SLOW_FRACTION = 0.2
+    TOO_SLOW_FRACTION = 2.0
 
     def __init__(
         self,
@@ -75,15 +91,20 @@ class RedisStore:
             self._where = _where(url)
         else:
             self._where = repr(client.connection_pool)
+        if hasattr(getattr(client, "connection_pool", None), "connection_class"):
+            bound_connections(client)
         self.client = client
         self.prefix = prefix
         self.ttl = ttl
         self.max_entry_bytes = max_entry_bytes
+        self.timeout = timeout
         self.retry_after = retry_after
         self._lock = threading.Lock()
         self._down_until = 0.0
         self._warned = False
         self._claimed: set[str] = set()
+        self._slow_seconds = 0.0
+        self._slow_since = 0.0
 
     def __repr__(self) -> str:
         return f"RedisStore({self._where!r})"
@@ -91,11 +112,21 @@ class RedisStore:
     # -- the CacheStore interface ----------------------------------------------------
 
     def load(self, name: str) -> bytes | None:
-        value = self._call(self.client.get, self.prefix + name)
-        return bytes(value) if isinstance(value, bytes) else None
+        """The value, read no further than ``max_entry_bytes`` + 1 byte (GETRANGE); larger: None."""
+        limit = self.max_entry_bytes
+        value = self._call(self.client.getrange, self.prefix + name, 0, limit)
+        if not isinstance(value, bytes) or not value:
+            return None  # missing (GETRANGE answers "" then), or not ours
+        if len(value) > limit:
+            logger.debug("cache: %s in Redis is over %d bytes; not read", name, limit)
+            return None
+        return value
 
     def save(self, name: str, data: bytes) -> None:
-        """SET with a lifetime (atomic: a reader gets the old value or the new one)."""
+        """SET with a lifetime (atomic: a reader gets the old value or the new one).
+
+        A claim this process holds on ``name`` ends with it, stored or not.
+        """
         if len(data) > self.max_entry_bytes:
             logger.debug("cache: %s not stored in Redis (%d bytes)", name, len(data))
             self.remove(name)
@@ -108,6 +139,7 @@ class RedisStore:
 
     def remove(self, name: str) -> None:
         self._call(self.client.delete, self.prefix + name)
+        self.release(name)
 
     def exists(self, name: str) -> bool:
         return bool(self._call(self.client.exists, self.prefix + name))
@@ -129,6 +161,16 @@ class RedisStore:
             self._claimed.add(name)
         return bool(answer)
 
+    def release(self, name: str) -> None:
+        """End this process's claim on ``name`` (if it holds one): it will not store it."""
+        if name in self._claimed:
+            self._claimed.discard(name)
+            self._call(self.client.delete, f"{self.prefix}claim:{name}")
+
+    def is_claimed(self, name: str) -> bool:
+        """Whether some process holds a claim on ``name`` (False when Redis cannot say)."""
+        return bool(self._call(self.client.exists, f"{self.prefix}claim:{name}"))
+
     # -- degrading -----------------------------------------------------------------
 
     def _set_and_release(self, name: str, data: bytes) -> None:
@@ -141,30 +183,45 @@ class RedisStore:
         return time.monotonic() < self._down_until
 
     def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run one Redis command; on failure warn once, then skip Redis for a while."""
+        """Run one bounded Redis command; on failure warn once, then skip Redis for a while."""
         import redis
 
         if self._is_down():
             return None
         try:
-            return method(*args, **kwargs)
+            with operation(self.timeout, self.max_entry_bytes + _REPLY_SLACK) as current:
+                result = method(*args, **kwargs)
+                taken, due = current.taken(), self.timeout * self.SLOW_FRACTION + current.due()
         except (redis.RedisError, OSError) as error:
-            self._failed(error)
+            self._failed(type(error).__name__)
             return None
+        if taken > due:
+            self._slow(taken)
+        return result
 
-    def _failed(self, error: Exception) -> None:
+    def _slow(self, seconds: float) -> None:
+        """Count a slow operation; when they add up, Redis is left alone for a while."""
+        now = time.monotonic()
+        with self._lock:
+            if now - self._slow_since > self.retry_after:
+                self._slow_seconds, self._slow_since = 0.0, now
+            self._slow_seconds += seconds
+            too_slow = self._slow_seconds > self.timeout * self.TOO_SLOW_FRACTION
+        if too_slow:
+            self._failed(f"too slow: {self._slow_seconds:.1f} s in slow replies")
+
+    def _failed(self, why: str) -> None:
         with self._lock:
             self._down_until = time.monotonic() + self.retry_after
+            self._slow_seconds = 0.0
             first = not self._warned
             self._warned = True
         if first:
             logger.warning(
-                "Redis cache %s unavailable (%s); continuing without caching",
-                self._where,
-                type(error).__name__,
+                "Redis cache %s unavailable (%s); continuing without caching", self._where, why
             )
         else:
-            logger.debug("Redis cache %s still unavailable: %s", self._where, type(error).__name__)
+            logger.debug("Redis cache %s still unavailable: %s", self._where, why)
 
 
 def _driver_info(version: str) -> dict[str, Any]:
@@ -193,9 +250,10 @@ def _client_for(url: str, timeout: float) -> redis.Redis:
         raise ImportError(
             "a redis:// cache needs the redis package: pip install 'wadlclient[redis]'"
         ) from None
+    scheme, separator, rest = url.partition("://")
     try:
         return redis.Redis.from_url(
-            url,
+            scheme.lower() + separator + rest,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             retry=Retry(NoBackoff(), 0),
