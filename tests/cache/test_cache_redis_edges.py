@@ -54,7 +54,7 @@ def test_a_trickling_redis_costs_a_worker_a_few_seconds_and_one_warning(
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "unavailable" in warnings[0], warnings
     assert all(read)  # the client went on without the cache
-    assert took < 4
+    assert took < 5  # the issue measured 111.7 s
 
 
 def test_many_small_slow_replies_add_up_to_too_slow(

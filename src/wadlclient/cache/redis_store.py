@@ -7,10 +7,11 @@ with an eviction policy (``volatile-lru`` or ``allkeys-lru``), which is
 the server operator's to set: an evicted entry is only a miss.
 
 A Redis that is down, unreachable or slow must never fail or stall the
-caller. Each operation (connecting included) must end within ``timeout``
-seconds (0.5 by default), plus one second for each 8 MB of its reply
-(`redis_bounds`); an operation that takes more than a fifth of ``timeout``
-beyond that is slow, and when slow operations have taken twice
+caller. No read waits more than ``timeout`` seconds (0.5 by default), and
+each operation (connecting included) must end within four times
+``timeout``, plus one second for each 8 MB it moves (`redis_bounds`). An
+operation that waited for bytes more than a fifth of ``timeout`` is slow;
+when slow operations are half of the recent ones and waited twice
 ``timeout`` in all, Redis is too slow. The first failure logs ONE warning,
 and for the next ``retry_after`` seconds the store answers every call at
 once as a miss, then tries again. A value is read with GETRANGE, so one
@@ -25,7 +26,7 @@ import time
 import urllib.parse
 from typing import TYPE_CHECKING, Any
 
-from wadlclient.cache.redis_bounds import bound_connections, operation
+from wadlclient.cache.redis_bounds import SlowReplies, bound_connections, operation
 
 if TYPE_CHECKING:
     import redis
@@ -64,9 +65,10 @@ class RedisStore:
     """
 
     private = False
-    #: Fractions of ``timeout``: an operation taking longer than this (beyond the time
-    #: its reply's size earns) is slow; slow operations taking this much of it in all
-    #: (within ``retry_after``) make Redis too slow to use.
+    #: Multiples of ``timeout``: an operation's bound; an operation waiting for bytes longer
+    #: than this is slow; slow operations waiting this long in all (within
+    #: ``retry_after``, and half of all) make Redis too slow to use.
+    OPERATION_BOUND = 4.0
     SLOW_FRACTION = 0.2
     TOO_SLOW_FRACTION = 2.0
 
@@ -103,8 +105,9 @@ class RedisStore:
         self._down_until = 0.0
         self._warned = False
         self._claimed: set[str] = set()
-        self._slow_seconds = 0.0
-        self._slow_since = 0.0
+        self._slowness = SlowReplies(
+            timeout * self.SLOW_FRACTION, timeout * self.TOO_SLOW_FRACTION, retry_after
+        )
 
     def __repr__(self) -> str:
         return f"RedisStore({self._where!r})"
@@ -188,32 +191,21 @@ class RedisStore:
 
         if self._is_down():
             return None
+        bound = self.timeout * self.OPERATION_BOUND
         try:
-            with operation(self.timeout, self.max_entry_bytes + _REPLY_SLACK) as current:
+            with operation(bound, self.max_entry_bytes + _REPLY_SLACK) as current:
                 result = method(*args, **kwargs)
-                taken, due = current.taken(), self.timeout * self.SLOW_FRACTION + current.due()
+                waited = self._slowness.too_slow_after(current)
         except (redis.RedisError, OSError) as error:
             self._failed(type(error).__name__)
             return None
-        if taken > due:
-            self._slow(taken)
+        if waited:
+            self._failed(f"too slow: its replies kept it waiting {waited:.1f} s")
         return result
-
-    def _slow(self, seconds: float) -> None:
-        """Count a slow operation; when they add up, Redis is left alone for a while."""
-        now = time.monotonic()
-        with self._lock:
-            if now - self._slow_since > self.retry_after:
-                self._slow_seconds, self._slow_since = 0.0, now
-            self._slow_seconds += seconds
-            too_slow = self._slow_seconds > self.timeout * self.TOO_SLOW_FRACTION
-        if too_slow:
-            self._failed(f"too slow: {self._slow_seconds:.1f} s in slow replies")
 
     def _failed(self, why: str) -> None:
         with self._lock:
             self._down_until = time.monotonic() + self.retry_after
-            self._slow_seconds = 0.0
             first = not self._warned
             self._warned = True
         if first:

@@ -58,6 +58,13 @@ def _status_of(response: Any) -> int:
     return int(status if status is not None else response.status_code)
 
 
+def _asker(principal: str | None, headers: HeadersInput | None) -> Asker:
+    """Who asks, with the request's headers as `Headers` (not copied when they are)."""
+    if headers is None or isinstance(headers, Headers):
+        return Asker(principal, headers)
+    return Asker(principal, Headers(headers))
+
+
 def _merged(stored: Headers, fresh_headers: list[tuple[bytes, bytes]], now: float) -> Headers:
     """A stored entry's headers with a 304's merged in (see `CacheRules.refresh`)."""
     fresh = {name.lower() for name, _ in fresh_headers}
@@ -177,7 +184,7 @@ class CacheRules:
         if self._closed:
             return None
         self._remember(media_type)
-        asker = Asker(principal, None if headers is None else Headers(headers))
+        asker = _asker(principal, headers)
         if has_partition(principal):
             found = self._lookup(url, media_type, asker, Place.PARTITION)
             if found is not None:
@@ -227,7 +234,7 @@ class CacheRules:
         if self._closed:
             return
         status, answer = _status_of(response), Headers(response.headers)
-        asker = Asker(principal, None if headers is None else Headers(headers))
+        asker = _asker(principal, headers)
         place = placement(answer, asker, media_type)
         meta = record(answer, asker, media_type) if place is not None else None
         if place is None or meta is None:
@@ -270,7 +277,7 @@ class CacheRules:
         if cached is None:
             return None
         merged = _merged(cached.headers, Headers(not_modified.headers).raw, self.clock())
-        asker = Asker(principal, None if headers is None else Headers(headers))
+        asker = _asker(principal, headers)
         place = placement(merged, asker, media_type)
         meta = record(merged, asker, media_type) if place is not None else None
         shared = place is Place.SHARED
