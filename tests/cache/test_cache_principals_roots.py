@@ -6,6 +6,7 @@ consumer. Its journal counts what each start cost.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from lazr.restfulclient.authorize.oauth import OAuthAuthorizer as LazrOAuthAutho
 from lazr.restfulclient.resource import ServiceRoot as LazrServiceRoot
 
 from cookbook_service.testing import PUBLIC_RECIPE_IDS, RunningService
-from wadlclient import SUN_WADL_MEDIA_TYPE, AccessToken, OAuthAuthorizer, ServiceRoot
+from wadlclient import SUN_WADL_MEDIA_TYPE, AccessToken, HTTPCache, OAuthAuthorizer, ServiceRoot
 
 CONSUMER = "fleet"
 TOKENS = {"ann": ("ann-token", "ann-secret"), "bob": ("bob-token", "bob-secret")}
@@ -52,6 +53,21 @@ def test_a_second_principal_downloads_only_what_is_not_shared(
     again.close()
     # The WADL is ann's download, shared; the root's JSON is bob's own, once.
     assert _asked(service) == [("/1.0/", "application/json")]
+
+
+def test_a_stale_shared_wadl_is_not_revalidated_with_anothers_validators(
+    service: RunningService, tmp_path: Path
+) -> None:
+    """``devel``'s root lives 2 s: an hour on, bob asks for the WADL anew, then revalidates his."""
+    ServiceRoot(_as("ann"), service.base_url, cache=tmp_path, version="devel").close()
+    service.journal.clear()
+    later = HTTPCache(tmp_path, clock=lambda: time.time() + 3600)
+
+    for _ in range(2):
+        ServiceRoot(_as("bob"), service.base_url, cache=later, version="devel").close()
+
+    wadl = [e for e in service.journal.entries() if "wadl" in (e.accept or "")]
+    assert [(e.if_none_match is not None, e.status) for e in wadl] == [(False, 200), (True, 304)]
 
 
 def test_a_directory_shared_with_lazr_by_one_user_keeps_working_both_ways(

@@ -18,8 +18,7 @@ cache, as Apache HttpClient's and hishel's shared modes do:
   answer is not stored; ``Vary: *`` is never stored;
 - ``no-store`` is never stored;
 - an entry's validators go only with the credentials of the principal
-  whose request stored it (the WADL's, which describe the same document
-  for everyone, with any): another principal's stale entry is a miss.
+  whose request stored it: another principal's stale entry is a miss.
 
 A principal is `wadlclient.auth.principal`'s fingerprint (None: anonymous;
 `UNIDENTIFIED`: credentials the cache cannot tell apart, which get no
@@ -183,7 +182,7 @@ def usable(
     """``entry`` as ``asker`` may use it (read from ``place``), or None when it may not.
 
     An entry of another principal is used only while fresh, and never
-    revalidated with its validators (unless it is a shared WADL).
+    revalidated with its validators.
     """
     if not _varies_alike(entry, asker, media_type):
         return None
@@ -194,8 +193,7 @@ def usable(
         return None
     if not shared and (not mine or owner is None):
         return None
-    revalidate = mine or media_type in SHARED_MEDIA_TYPES
-    found = CachedResponse(entry.status, entry.headers, entry.body, entry.meta, shared, revalidate)
-    if not revalidate and not found.is_fresh(now):
+    found = CachedResponse(entry.status, entry.headers, entry.body, entry.meta, shared, mine)
+    if not mine and not found.is_fresh(now):
         return None
     return found
