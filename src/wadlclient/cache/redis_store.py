@@ -10,7 +10,7 @@ A Redis that is down, unreachable or slow must never fail or stall the
 caller. No read waits more than ``timeout`` seconds (0.5 by default), and
 each operation (connecting included) must end within four times
 ``timeout``, plus one second for each 8 MB it moves (`redis_bounds`). An
-operation that waited for bytes more than a fifth of ``timeout`` is slow;
+operation that waited for bytes more than 0.4 ``timeout`` is slow;
 when slow operations are half of the recent ones and waited twice
 ``timeout`` in all, Redis is too slow. The first failure logs ONE warning,
 and for the next ``retry_after`` seconds the store answers every call at
@@ -69,7 +69,7 @@ class RedisStore:
     #: than this is slow; slow operations waiting this long in all (within
     #: ``retry_after``, and half of all) make Redis too slow to use.
     OPERATION_BOUND = 4.0
-    SLOW_FRACTION = 0.2
+    SLOW_FRACTION = 0.4
     TOO_SLOW_FRACTION = 2.0
 
     def __init__(
