@@ -14,7 +14,9 @@ emptied before each:
   principals, each one's own answers are not): whole WADLs and requests
   the server saw for each.
 - a walk over the example service's recipes and 1,000 refreshes of one
-  recipe (each a conditional GET answered 304), Redis against disk.
+  recipe (each a conditional GET answered 304), Redis against disk, and
+  on Redis holding an OAuth credential (each entry in its principal's
+  part; the example service, without authorization, ignores it).
 - 16 processes x 10,000 mixed reads and writes of 50 shared entries
   through the cache rules; a read whose stored bytes do not parse, or
   whose body does not match the digest its writer put in its ETag, is a
@@ -78,11 +80,15 @@ WORKER = (
 PHASES = ("import wadlclient", "import redis", "root opened and closed")
 
 
-def _walk(base_url: str, cache: str) -> dict[str, float]:
-    """Walk every recipe, then refresh one recipe `REFRESHES` times; seconds of each."""
-    from wadlclient import ServiceRoot
+def _walk(base_url: str, cache: str, token: str = "") -> dict[str, float]:
+    """Walk every recipe, then refresh one recipe `REFRESHES` times; seconds of each.
 
-    root = ServiceRoot(None, base_url, cache=cache)
+    ``token``: the OAuth token key to sign with (empty: anonymous).
+    """
+    from wadlclient import AccessToken, OAuthAuthorizer, ServiceRoot
+
+    signer = OAuthAuthorizer("fleet", "", AccessToken(token, token + "-secret")) if token else None
+    root = ServiceRoot(signer, base_url, cache=cache)
     began = time.perf_counter()
     walked = sum(1 for recipe in root.recipes if recipe.instructions is not None)
     walk = time.perf_counter() - began
@@ -138,7 +144,7 @@ def mix(url: str, seed: int, operations: int) -> dict[str, int]:
 def child(kind: str, first: str, second: str, third: str) -> Any:
     """In a child process: one walk, or one mixer's share."""
     if kind == "walk":
-        return _walk(first, second)
+        return _walk(first, second, "" if third == "-" else third)
     if kind == "mix":
         return mix(first, int(second), int(third))
     raise ValueError(f"unknown child {kind!r}")
@@ -251,12 +257,15 @@ def _principals(log: Path, base_url: str, redis_url: str) -> dict[str, dict[str,
 
 def _walks(scratch: Path, redis_url: str, samples: int) -> dict[str, list[dict[str, float]]]:
     spec = ServiceSpec("fleet-walk", WALK_RECIPES, page_size=75)
-    results: dict[str, list[dict[str, float]]] = {"disk": [], "redis": []}
+    results: dict[str, list[dict[str, float]]] = {"disk": [], "redis": [], "credential": []}
     with cookbook_service(spec, scratch) as server:
         for _ in range(samples):
             _flush(redis_url)
             results["redis"].append(run_child("benchmarks.fleet", "walk", server.base_url,
                                               redis_url, "-"))  # fmt: skip
+            _flush(redis_url)
+            results["credential"].append(run_child("benchmarks.fleet", "walk", server.base_url,
+                                                   redis_url, "ann-token"))  # fmt: skip
             with tempfile.TemporaryDirectory(dir=scratch) as disk:
                 results["disk"].append(run_child("benchmarks.fleet", "walk", server.base_url,
                                                  disk, "-"))  # fmt: skip
@@ -326,9 +335,11 @@ def markdown(results: dict[str, Any]) -> str:
                        ("refreshes", f"{REFRESHES} refreshes (304)")):  # fmt: skip
         on_redis = median(s[row] for s in walks["redis"])
         on_disk = median(s[row] for s in walks["disk"])
+        signed = median(s[row] for s in walks["credential"])
         lines.append(
-            f"| {title}: Redis {on_redis:.3f} s, disk {on_disk:.3f} s | "
-            f"ratio Redis/disk {on_redis / on_disk:.2f} |"
+            f"| {title}: Redis {on_redis:.3f} s, disk {on_disk:.3f} s; Redis holding one "
+            f"OAuth credential {signed:.3f} s | ratio Redis/disk {on_redis / on_disk:.2f}; "
+            f"with the credential / anonymous {signed / on_redis:.2f} |"
         )
     total = {key: sum(m[key] for m in mixed) for key in ("reads", "writes", "misses", "torn")}
     lines.append(
