@@ -27,7 +27,7 @@ from tests.cache.trickle import TrickleProxy
 
 from cookbook_service.testing import PUBLIC_RECIPE_IDS, RunningService
 from wadlclient import ServiceRoot
-from wadlclient.cache import RedisStore
+from wadlclient.cache import RedisStore, StoreCache
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -177,3 +177,51 @@ def test_a_claim_on_an_uncacheable_wadl_ends_with_its_answer(
     assert handler.wadl_sent == 2  # nothing stored: each fetched its own
     first_sent, then_asked = handler.sent[0], handler.asked[1]
     assert then_asked - first_sent < 1.5, (first_sent, then_asked)  # not the 5 s claim
+
+
+def test_a_lapsed_claim_is_taken_over_by_one_waiter_not_all(empty_redis: str) -> None:
+    """A claimant that never stores (it died): one waiter takes its place, the others wait on."""
+    url, wadl = "http://fleet.test/1.0/", "application/vnd.sun.wadl+xml"
+    caches = [StoreCache(RedisStore(empty_redis), owns_store=True, fill_wait=1.0) for _ in "abcd"]
+    assert caches[0].get(url, wadl) is None  # the claimant, which will never answer
+    outcomes: dict[int, str] = {}
+
+    def worker(index: int) -> None:
+        found = caches[index].get(url, wadl)
+        if found is not None:
+            outcomes[index] = "served"
+            return
+        outcomes[index] = "fetched"
+        caches[index].put(url, wadl, _Stored(), b"<application/>")
+
+    threads = [threading.Thread(target=worker, args=(index,)) for index in (1, 2, 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+
+    for cache in caches:
+        cache.close()
+    assert sorted(outcomes.values()) == ["fetched", "served", "served"]
+
+
+def test_a_released_claim_sends_newcomers_to_fetch_at_once(empty_redis: str) -> None:
+    url, wadl = "http://fleet.test/1.0/", "application/vnd.sun.wadl+xml"
+    claimant, newcomer = (StoreCache(RedisStore(empty_redis), owns_store=True) for _ in "ab")
+    assert claimant.get(url, wadl) is None
+    claimant.settle(url, wadl)  # its answer proved uncacheable
+
+    began = time.monotonic()
+    found = newcomer.get(url, wadl)
+    waited = time.monotonic() - began
+
+    claimant.close()
+    newcomer.close()
+    assert found is None and waited < 1  # not the 5 s claim
+
+
+class _Stored:
+    """An answer a cache stores: 200, a lifetime."""
+
+    status = 200
+    headers = {"Cache-Control": "max-age=3600", "Content-Type": "application/vnd.sun.wadl+xml"}

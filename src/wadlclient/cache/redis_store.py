@@ -39,6 +39,9 @@ logger = logging.getLogger("wadlclient.cache")
 REDIS_SCHEMES = ("redis", "rediss", "unix")
 # A reply's bytes beyond a value's: the RESP framing of the largest reply.
 _REPLY_SLACK = 64 * 1024
+# A claim's value: someone fetches the name; or no one will (its answer was not stored).
+_HELD, _RELEASED = b"1", b"0"
+_CLAIM_STATES = {_HELD: "held", _RELEASED: "released"}
 
 
 def is_redis_url(value: object) -> bool:
@@ -104,7 +107,7 @@ class RedisStore:
         self._lock = threading.Lock()
         self._down_until = 0.0
         self._warned = False
-        self._claimed: set[str] = set()
+        self._claimed: dict[str, int] = {}  # name -> the claim's lifetime, ms
         self._slowness = SlowReplies(
             timeout * self.SLOW_FRACTION, timeout * self.TOO_SLOW_FRACTION, retry_after
         )
@@ -134,8 +137,7 @@ class RedisStore:
             logger.debug("cache: %s not stored in Redis (%d bytes)", name, len(data))
             self.remove(name)
             return
-        if name in self._claimed:
-            self._claimed.discard(name)
+        if self._claimed.pop(name, None) is not None:
             self._call(self._set_and_release, name, data)
         else:
             self._call(self.client.set, self.prefix + name, data, ex=self.ttl)
@@ -157,22 +159,28 @@ class RedisStore:
         When Redis cannot answer, every process fetches for itself: True.
         """
         key = f"{self.prefix}claim:{name}"
-        answer = self._call(self.client.set, key, b"1", nx=True, px=max(1, int(seconds * 1000)))
+        lifetime = max(1, int(seconds * 1000))
+        answer = self._call(self.client.set, key, _HELD, nx=True, px=lifetime)
         if answer is None and self._is_down():
             return True
         if answer:
-            self._claimed.add(name)
+            self._claimed[name] = lifetime
         return bool(answer)
 
     def release(self, name: str) -> None:
-        """End this process's claim on ``name`` (if it holds one): it will not store it."""
-        if name in self._claimed:
-            self._claimed.discard(name)
-            self._call(self.client.delete, f"{self.prefix}claim:{name}")
+        """End this process's claim on ``name`` (if it holds one): it will not store it.
 
-    def is_claimed(self, name: str) -> bool:
-        """Whether some process holds a claim on ``name`` (False when Redis cannot say)."""
-        return bool(self._call(self.client.exists, f"{self.prefix}claim:{name}"))
+        The claim is marked released for as long as it would have lasted, so
+        that those waiting, and those who come in that time, fetch at once.
+        """
+        lifetime = self._claimed.pop(name, None)
+        if lifetime is not None:
+            self._call(self.client.set, f"{self.prefix}claim:{name}", _RELEASED, px=lifetime)
+
+    def claim_state(self, name: str) -> str | None:
+        """``"held"`` (someone fetches ``name``), ``"released"`` (no one will), None (no claim)."""
+        value = self._call(self.client.get, f"{self.prefix}claim:{name}")
+        return _CLAIM_STATES.get(value) if isinstance(value, bytes) else None
 
     # -- degrading -----------------------------------------------------------------
 

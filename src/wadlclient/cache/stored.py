@@ -6,12 +6,13 @@ the same names, so what one backend serves another would too.
 When many processes start at once on an empty shared store, each would
 download the service's WADL (1.5 MB for Launchpad) and parse it. A
 backend with ``claim`` lets one of them fetch it (and store its model)
-while the others wait, at most ``fill_wait`` seconds, for the entry (the
-model) to appear; a claim lapses by itself after that long, so a fetcher
-that dies holds no one up for longer. A fetcher whose answer is not to be
-stored (uncacheable, an error) ends its claim at once (`settle`, the
-store's ``release``), and the others stop waiting as soon as no one holds
-a claim (the store's ``is_claimed``) and fetch for themselves.
+while the others wait for the entry (the model) to appear; a claim lapses
+by itself after ``fill_wait`` seconds, so a fetcher that dies holds no one
+up for longer: one of those waiting takes its place (with a store that
+offers ``claim_state``), and none waits more than twice ``fill_wait``.
+A fetcher whose answer is not to be stored (uncacheable, an error) marks
+its claim released at once (`settle`, the store's ``release``): those
+waiting, and those who come while the mark lasts, fetch for themselves.
 """
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ class StoreCache(CacheRules):
     """An HTTP cache whose entries and blobs live in ``store`` (a `CacheStore`).
 
     ``owns_store``: `close` closes the store too (true when the cache made
-    it from a URL). ``fill_wait``: seconds to wait for another process to
-    fetch a missing document of ``fill_types`` (0: never wait); used only
-    when the store offers ``claim``.
+    it from a URL). ``fill_wait``: seconds a claim to fetch a missing
+    document of ``fill_types`` lasts (0: never wait); used only when the
+    store offers ``claim``.
     """
 
     def __init__(
@@ -118,23 +119,47 @@ class StoreCache(CacheRules):
 
         False at once when this process wins the claim (it is to fill it),
         when the store has no claims, or waiting is off; False as soon as
-        no one holds a claim and nothing came, or after ``fill_wait`` seconds.
+        the claim is released (nothing will come), or when this process
+        takes over a claim that lapsed; at the latest after a claim's
+        lifetime and one more (a lapsed claim taken over by another).
         """
-        claim = getattr(self.store, "claim", None)
-        if claim is None or self._closed or self._fill_wait <= 0:
+        if getattr(self.store, "claim", None) is None or self._closed or self._fill_wait <= 0:
             return False
-        if claim(name, self._fill_wait):
-            return False  # this process fills it; its save (or `settle`) ends the claim
+        taken = self._take(name)
+        if taken is not None:
+            return taken
         logger.debug("cache: waiting for another process to store %s", name)
-        is_claimed = getattr(self.store, "is_claimed", None)
-        deadline = time.monotonic() + self._fill_wait
+        state_of = getattr(self.store, "claim_state", None)
+        lifetimes = 1 if state_of is None else 2  # with states, a lapsed claim is taken over
+        deadline = time.monotonic() + lifetimes * self._fill_wait
         while time.monotonic() < deadline:
             time.sleep(_POLL_SECONDS)
             if self.store.exists(name):
                 return True
-            if is_claimed is not None and not is_claimed(name):
-                return self.store.exists(name)
+            state = None if state_of is None else state_of(name)
+            if state == "released":
+                return False
+            if state_of is not None and state is None:
+                # The claim lapsed, or was met just now: one waiter takes it over.
+                taken = self._take(name)
+                if taken is not None:
+                    return taken
         return False
+
+    def _take(self, name: str) -> bool | None:
+        """Claim ``name``: False when this process is to fill it, None when another does.
+
+        True when it was stored just before the claim (whose filler then
+        ended its own claim); this claim is then given up at once.
+        """
+        if not self.store.claim(name, self._fill_wait):  # type: ignore[attr-defined]
+            return None
+        if not self.store.exists(name):
+            return False  # this process fills it; its save (or `settle`) ends the claim
+        release = getattr(self.store, "release", None)
+        if release is not None:
+            release(name)
+        return True
 
     def _read(self, name: str) -> CachedResponse | None:
         data = self.store.load(name)
