@@ -26,7 +26,7 @@ from wadlclient.auth.credentials_file import (
 )
 from wadlclient.auth.environment import CREDENTIALS_VARIABLE, credentials_from_environment
 from wadlclient.auth.plaintext import plaintext_authorization
-from wadlclient.auth.principal import PrincipalMemo
+from wadlclient.auth.principal import remembered
 from wadlclient.errors import CredentialsError, CredentialsFileError
 
 # oauthlib is imported when a request is first signed: most scripts never
@@ -134,14 +134,9 @@ class HttpAuthorizer:
     def principal(self) -> str | None:
         """Whose answers these credentials get, for a shared cache; None: anonymous.
 
-        A fingerprint (`wadlclient.auth.principal`), never a secret: a cache
-        keeps an authorized answer under it, for these credentials only.
+        A fingerprint (`wadlclient.auth.principal`), never a secret.
         """
         return None
-
-    def _fingerprint(self, kind: str, public: tuple[str, ...], secret: tuple[str, ...]) -> str:
-        memo: PrincipalMemo = self.__dict__.setdefault("_principal_memo", PrincipalMemo())
-        return memo.of(kind, public, secret)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -172,7 +167,7 @@ class BasicHttpAuthorizer(HttpAuthorizer):
     @property
     def principal(self) -> str | None:
         """The user's fingerprint (the password stretched: it may be a weak one)."""
-        return self._fingerprint("basic", (self.username,), (self.password,))
+        return remembered(self, "basic", (self.username,), (self.password,))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(username={self.username!r})"
@@ -296,8 +291,7 @@ class OAuthAuthorizer(HttpAuthorizer):
         consumer, token = self.consumer, self.access_token
         if consumer is None or token is None or token.is_anonymous:
             return None
-        public, secret = (consumer.key, token.key), (consumer.secret, token.secret)
-        return self._fingerprint("oauth", public, secret)
+        return remembered(self, "oauth", (consumer.key, token.key), (consumer.secret, token.secret))
 
     def authorizeRequest(
         self,

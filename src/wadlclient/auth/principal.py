@@ -16,8 +16,9 @@ test guesses at it quickly.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["PASSWORD_ROUNDS", "PrincipalMemo", "fingerprint"]
+__all__ = ["PASSWORD_ROUNDS", "PrincipalMemo", "fingerprint", "remembered"]
 
 #: PBKDF2 rounds for a password (Basic): a few milliseconds, once per authorizer.
 PASSWORD_ROUNDS = 20_000
@@ -68,3 +69,9 @@ class PrincipalMemo:
             principal = fingerprint(kind, public, secret)
             self._memo = (given, principal)
         return principal
+
+
+def remembered(owner: Any, kind: str, public: tuple[str, ...], secret: tuple[str, ...]) -> str:
+    """`fingerprint`, kept on ``owner`` (an authorizer) while its credentials stay the same."""
+    memo: PrincipalMemo = vars(owner).setdefault("_principal_memo", PrincipalMemo())
+    return memo.of(kind, public, secret)
