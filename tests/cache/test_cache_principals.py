@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from tests.cache.whose import SHAREABLE, Seen, WhoseService, authorizer
+from tests.cache.whose import CONSUMER, SHAREABLE, Seen, WhoseService, authorizer
 
-from wadlclient import OAuthAuthorizer
+from wadlclient import AccessToken, OAuthAuthorizer, Unauthorized
 from wadlclient.cache import CacheRules, HTTPCache, MemoryStore, RedisStore, StoreCache
 from wadlclient.http import Transport
 
@@ -216,6 +216,23 @@ def test_vary_is_honoured_for_any_request_header(
 
     assert given == ["ann", "ann"]
     assert len(_sent(whose, "ann")) == 2
+
+
+def test_an_authorizer_forged_from_anothers_token_key_gets_none_of_their_answers(
+    whose: WhoseService, client: Callable[..., Transport], new_cache: Callable[[], CacheRules]
+) -> None:
+    """The token key travels in every request; without its secret it opens no cache entry."""
+    _read(client("ann"), whose, "max-age")
+    forged = Transport(
+        authorizer=OAuthAuthorizer(CONSUMER, "", AccessToken("ann-token", "guessed")),
+        cache=new_cache(),
+    )
+
+    with pytest.raises(Unauthorized):
+        _read(forged, whose, "max-age")
+
+    forged.close()
+    assert [(seen.user, seen.status) for seen in whose.seen()] == [("ann", 200), ("refused", 401)]
 
 
 class SignsWithoutSayingWho:
