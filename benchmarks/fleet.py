@@ -9,8 +9,14 @@ emptied before each:
   single workers on the warm Redis against single workers on a warm disk
   cache. A worker is a fresh interpreter
   that opens the root and closes it; its time runs from spawn to then.
+  Then, on an emptied Redis, 16 workers holding one OAuth credential, and
+  16 holding a second one (issue 30: the WADL is shared between
+  principals, each one's own answers are not): whole WADLs and requests
+  the server saw for each.
 - a walk over the example service's recipes and 1,000 refreshes of one
-  recipe (each a conditional GET answered 304), Redis against disk.
+  recipe (each a conditional GET answered 304), Redis against disk, and
+  on Redis holding an OAuth credential (each entry in its principal's
+  part; the example service, without authorization, ignores it).
 - 16 processes x 10,000 mixed reads and writes of 50 shared entries
   through the cache rules; a read whose stored bytes do not parse, or
   whose body does not match the digest its writer put in its ETag, is a
@@ -53,15 +59,19 @@ _SUN_WADL = "application/vnd.sun.wadl+xml"
 #: when it was done, then the seconds of its phases: ``import wadlclient``, the
 #: redis client's import (which a Redis cache makes anyway; 0 on disk), the root
 #: opened and closed.
+#: A third argument names an OAuth token the worker signs with (none: anonymous).
 WORKER = (
     "import sys, time\n"
     "began = time.perf_counter()\n"
-    "from wadlclient import ServiceRoot\n"
+    "from wadlclient import ServiceRoot, OAuthAuthorizer, AccessToken\n"
     "imported = time.perf_counter()\n"
     "if sys.argv[2].startswith('redis'):\n"
     "    import redis, redis.backoff, redis.retry\n"
     "ready = time.perf_counter()\n"
-    "ServiceRoot(None, sys.argv[1], cache=sys.argv[2],"
+    "token = sys.argv[3] if len(sys.argv) > 3 else ''\n"
+    "key = AccessToken(token, token + '-secret')\n"
+    "signer = OAuthAuthorizer('fleet', '', key) if token else None\n"
+    "ServiceRoot(signer, sys.argv[1], cache=sys.argv[2],"
     " wadl_media_type='application/vnd.sun.wadl+xml').close()\n"
     "done = time.perf_counter()\n"
     "print(time.time(), imported - began, ready - imported, done - ready)\n"
@@ -70,11 +80,15 @@ WORKER = (
 PHASES = ("import wadlclient", "import redis", "root opened and closed")
 
 
-def _walk(base_url: str, cache: str) -> dict[str, float]:
-    """Walk every recipe, then refresh one recipe `REFRESHES` times; seconds of each."""
-    from wadlclient import ServiceRoot
+def _walk(base_url: str, cache: str, token: str = "") -> dict[str, float]:
+    """Walk every recipe, then refresh one recipe `REFRESHES` times; seconds of each.
 
-    root = ServiceRoot(None, base_url, cache=cache)
+    ``token``: the OAuth token key to sign with (empty: anonymous).
+    """
+    from wadlclient import AccessToken, OAuthAuthorizer, ServiceRoot
+
+    signer = OAuthAuthorizer("fleet", "", AccessToken(token, token + "-secret")) if token else None
+    root = ServiceRoot(signer, base_url, cache=cache)
     began = time.perf_counter()
     walked = sum(1 for recipe in root.recipes if recipe.instructions is not None)
     walk = time.perf_counter() - began
@@ -130,7 +144,7 @@ def mix(url: str, seed: int, operations: int) -> dict[str, int]:
 def child(kind: str, first: str, second: str, third: str) -> Any:
     """In a child process: one walk, or one mixer's share."""
     if kind == "walk":
-        return _walk(first, second)
+        return _walk(first, second, "" if third == "-" else third)
     if kind == "mix":
         return mix(first, int(second), int(third))
     raise ValueError(f"unknown child {kind!r}")
@@ -163,14 +177,19 @@ def together(children: list[list[str]]) -> list[tuple[str, float]]:
 
 
 def workers(
-    count: int, base_url: str, cache: str, phases: list[list[float]] | None = None
+    count: int,
+    base_url: str,
+    cache: str,
+    phases: list[list[float]] | None = None,
+    token: str = "",
 ) -> list[float]:
     """The wall times of ``count`` worker processes started at once, spawn to root closed.
 
     ``phases``: where each worker's phase seconds (`PHASES`) are appended.
+    ``token``: the OAuth token key the workers sign with (empty: anonymous).
     """
     spawned = time.time()
-    done = together([["-c", WORKER, base_url, cache]] * count)
+    done = together([["-c", WORKER, base_url, cache, *([token] if token else [])]] * count)
     fields = [[float(field) for field in line.split()] for line, _ in done]
     if phases is not None:
         phases.extend(found[1:] for found in fields)
@@ -204,7 +223,9 @@ def _fleet_start(scratch: Path, redis_url: str, samples: int) -> dict[str, Any]:
                 spawned = time.time()
                 line, _ = together([["-c", "import time; print(time.time())"]])[0]
                 bare.append(float(line) - spawned)
+        principals = _principals(log, server.base_url, redis_url)
     return {
+        "principals": principals,
         "downloads": downloads,
         "fleet": fleet,
         "disk_fleet": disk_fleet,
@@ -217,14 +238,34 @@ def _fleet_start(scratch: Path, redis_url: str, samples: int) -> dict[str, Any]:
     }
 
 
+def _principals(log: Path, base_url: str, redis_url: str) -> dict[str, dict[str, int]]:
+    """A fleet per credential, one after the other, on an emptied Redis: what each cost the server.
+
+    lpserver logs every request ("GET /1.0/ ...") and every whole WADL it sends.
+    """
+    _flush(redis_url)
+    counts: dict[str, dict[str, int]] = {}
+    for token in ("ann-token", "bob-token"):
+        text = log.read_text()
+        before = (text.count("sent the WADL"), text.count('"GET /1.0/ '))
+        workers(FLEET, base_url, redis_url, token=token)
+        text = log.read_text()
+        after = (text.count("sent the WADL"), text.count('"GET /1.0/ '))
+        counts[token] = {"wadls": after[0] - before[0], "requests": after[1] - before[1]}
+    return counts
+
+
 def _walks(scratch: Path, redis_url: str, samples: int) -> dict[str, list[dict[str, float]]]:
     spec = ServiceSpec("fleet-walk", WALK_RECIPES, page_size=75)
-    results: dict[str, list[dict[str, float]]] = {"disk": [], "redis": []}
+    results: dict[str, list[dict[str, float]]] = {"disk": [], "redis": [], "credential": []}
     with cookbook_service(spec, scratch) as server:
         for _ in range(samples):
             _flush(redis_url)
             results["redis"].append(run_child("benchmarks.fleet", "walk", server.base_url,
                                               redis_url, "-"))  # fmt: skip
+            _flush(redis_url)
+            results["credential"].append(run_child("benchmarks.fleet", "walk", server.base_url,
+                                                   redis_url, "ann-token"))  # fmt: skip
             with tempfile.TemporaryDirectory(dir=scratch) as disk:
                 results["disk"].append(run_child("benchmarks.fleet", "walk", server.base_url,
                                                  disk, "-"))  # fmt: skip
@@ -283,13 +324,22 @@ def markdown(results: dict[str, Any]) -> str:
         f"| where a warm worker's time goes, medians in ms: {', '.join(PHASES)} | "
         f"Redis {_phases(start['redis_phases'])}; disk {_phases(start['disk_phases'])} |",
     ]
+    ann, bob = start["principals"]["ann-token"], start["principals"]["bob-token"]
+    lines += [
+        f"| {FLEET} workers at once holding one OAuth credential, empty Redis: whole WADLs "
+        f"sent; requests | {ann['wadls']} (goal 1); {ann['requests']} |",
+        f"| then {FLEET} holding a second credential: whole WADLs sent; requests (the root's "
+        f"JSON is each principal's own) | {bob['wadls']} (goal 0); {bob['requests']} |",
+    ]
     for row, title in (("walk", f"walk of {WALK_RECIPES} recipes"),
                        ("refreshes", f"{REFRESHES} refreshes (304)")):  # fmt: skip
         on_redis = median(s[row] for s in walks["redis"])
         on_disk = median(s[row] for s in walks["disk"])
+        signed = median(s[row] for s in walks["credential"])
         lines.append(
-            f"| {title}: Redis {on_redis:.3f} s, disk {on_disk:.3f} s | "
-            f"ratio Redis/disk {on_redis / on_disk:.2f} |"
+            f"| {title}: Redis {on_redis:.3f} s, disk {on_disk:.3f} s; Redis holding one "
+            f"OAuth credential {signed:.3f} s | ratio Redis/disk {on_redis / on_disk:.2f}; "
+            f"with the credential / anonymous {signed / on_redis:.2f} |"
         )
     total = {key: sum(m[key] for m in mixed) for key in ("reads", "writes", "misses", "torn")}
     lines.append(

@@ -314,6 +314,11 @@ class RecordingAuthorizer:
     def user_agent_params(self) -> dict[str, str]:
         return self.params
 
+    @property
+    def principal(self) -> str:
+        """Whose answers the cache keeps for it (one principal for every instance)."""
+        return "recording-authorizer"
+
     def authorizeSession(self, client: object) -> None:
         """Nothing to do (lazr compatibility)."""
 

@@ -27,6 +27,7 @@ from wadlclient.auth.credentials_file import (
 )
 from wadlclient.auth.environment import CREDENTIALS_VARIABLE, credentials_from_environment
 from wadlclient.auth.plaintext import plaintext_authorization
+from wadlclient.auth.principal import remembered
 from wadlclient.errors import CredentialsError, CredentialsFileError
 
 # oauthlib is imported when a request is first signed: most scripts never
@@ -130,6 +131,14 @@ class HttpAuthorizer:
         """Extra ``key="value"`` parts for the User-Agent; none by default."""
         return {}
 
+    @property
+    def principal(self) -> str | None:
+        """Whose answers these credentials get, for a shared cache; None: anonymous.
+
+        A fingerprint (`wadlclient.auth.principal`), never a secret.
+        """
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
@@ -155,6 +164,11 @@ class BasicHttpAuthorizer(HttpAuthorizer):
         """Set the Basic ``Authorization`` header."""
         token = base64.b64encode(f"{self.username}:{self.password}".encode()).decode("ascii")
         _set_header(headers, "Authorization", f"Basic {token}")
+
+    @property
+    def principal(self) -> str | None:
+        """The user's fingerprint (the password stretched: it may be a weak one)."""
+        return remembered(self, "basic", (self.username,), (self.password,))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(username={self.username!r})"
@@ -271,6 +285,14 @@ class OAuthAuthorizer(HttpAuthorizer):
         if self.consumer.application_name is not None:
             params["application"] = self.consumer.application_name
         return params
+
+    @property
+    def principal(self) -> str | None:
+        """The fingerprint of consumer and token; None for an anonymous token (or none)."""
+        consumer, token = self.consumer, self.access_token
+        if consumer is None or token is None or token.is_anonymous:
+            return None
+        return remembered(self, "oauth", (consumer.key, token.key), (consumer.secret, token.secret))
 
     def authorizeRequest(
         self,

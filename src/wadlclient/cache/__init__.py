@@ -7,7 +7,8 @@ refreshes an entry; `freshness` says when a stored response may be used).
 cache when moving over, and can move back. `stored.StoreCache` keeps them
 in any `backend.CacheStore`: `backend.MemoryStore`, or
 `redis_store.RedisStore` shared by a fleet of workers. Credential headers
-never reach a store.
+never reach a store, and an authorized answer is kept for the principal
+that asked (`sharing`: RFC 9111's rules for a cache shared by principals).
 """
 
 from wadlclient.cache.backend import CacheStore, MemoryStore

@@ -18,7 +18,13 @@ WADL model); the bytes are opaque. What the rules need of a backend:
 
 A backend may also offer ``claim(name, seconds) -> bool`` (see
 `StoreCache`): True for the one process, among all sharing the store,
-that is to fetch a missing large document, so the others wait for it.
+that is to fetch a missing large document, so the others wait for it;
+and with it ``release(name)`` (the claimant will not store ``name``) and
+``claim_state(name)``: ``"held"``, ``"released"`` or None (no claim), so
+the others stop waiting at once, or take over a claim that lapsed.
+
+A backend knows nothing of principals either: a principal's entries are
+names like any other (`wadlclient.cache.sharing`).
 """
 
 from __future__ import annotations

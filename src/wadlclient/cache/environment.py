@@ -16,6 +16,7 @@ import os
 import urllib.parse
 from collections.abc import Mapping
 
+from wadlclient.cache.locations import looks_like_url, shown
 from wadlclient.cache.redis_store import is_redis_url
 from wadlclient.errors import CacheError
 
@@ -39,7 +40,7 @@ def cache_from_environment(
     value = (os.environ if environ is None else environ).get(variable, "").strip()
     if not value:
         return None
-    if "://" in value:
+    if looks_like_url(value):
         _check_url(value, variable)
         return value
     path = os.path.expandvars(os.path.expanduser(value))
@@ -51,15 +52,15 @@ def cache_from_environment(
 def _check_url(value: str, variable: str) -> None:
     parts = urllib.parse.urlsplit(value)
     # No user name, password or query (redis-py reads ?password= too) in the message.
-    shown = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
+    safe = shown(value)
     if not is_redis_url(value):
-        raise CacheError(f"${variable} is {shown!r}: not a Redis URL ({_EXPECTED})")
+        raise CacheError(f"${variable} is {safe!r}: not a Redis URL ({_EXPECTED})")
     if parts.scheme.lower() == "unix":
         problem = "" if parts.path.strip("/") else "no socket path"
     else:
         problem = _redis_url_problem(parts)
     if problem:
-        raise CacheError(f"${variable} is {shown!r}: {problem} ({_EXPECTED})")
+        raise CacheError(f"${variable} is {safe!r}: {problem} ({_EXPECTED})")
 
 
 def _redis_url_problem(parts: urllib.parse.SplitResult) -> str:

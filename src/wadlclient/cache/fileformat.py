@@ -2,7 +2,9 @@
 
 Credential headers, hop-by-hop headers and anything that could break a
 line never reach a file; a file that is not whole and well formed reads
-as nothing.
+as nothing. An entry's metadata lines follow its headers, as httplib2
+writes its own: ``-varied-<header>`` and ``-wadlclient-principal``
+(`CachedResponse.meta`); a response's own header of such a name is dropped.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ _SECRET_HEADERS = frozenset(
         b"proxy-authentication-info",
     }
 )
+# Names of metadata lines (httplib2's and ours), never a response's headers.
+_META_PREFIXES = (b"-varied-", b"-wadlclient-")
 # Hop-by-hop headers (RFC 9110 7.6.1) and the ones that described the
 # bytes on the wire rather than the stored body.
 _HOP_BY_HOP = frozenset(
@@ -60,7 +64,7 @@ def storable(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
             lname in _SECRET_HEADERS
             or lname in _HOP_BY_HOP
             or lname == b"status"
-            or lname.startswith(b"-varied-")
+            or lname.startswith(_META_PREFIXES)
             or not _HEADER_NAME.match(lname)
         ):
             continue
@@ -68,8 +72,8 @@ def storable(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     return kept
 
 
-def serialise(response: CachedResponse, media_type: str, now: float) -> bytes:
-    """httplib2's layout: ``status: NNN``, headers, blank line, body; CRLF."""
+def serialise(response: CachedResponse, now: float) -> bytes:
+    """httplib2's layout: ``status: NNN``, headers, metadata lines, blank line, body; CRLF."""
     pairs = [p for p in storable(response.headers.raw) if p[0] != b"content-length"]
     names = {name for name, _ in pairs}
     lines = [b"status: %d" % response.status]
@@ -78,11 +82,12 @@ def serialise(response: CachedResponse, media_type: str, now: float) -> bytes:
     lines.append(b"content-length: %d" % len(response.body))
     if b"date" not in names:
         lines.append(b"date: " + format_http_date(now).encode("ascii"))
-    vary = ",".join(response.headers.get_list("vary")).lower()
-    if "accept" in (item.strip() for item in vary.split(",")):
-        # httplib2 only serves a Vary: Accept entry to the same Accept.
-        lines.append(b"-varied-accept: " + media_type.encode("utf-8"))
+    lines += [name + b": " + _one_line(value) for name, value in response.meta]
     return b"\r\n".join(lines) + b"\r\n\r\n" + response.body
+
+
+def _one_line(value: bytes) -> bytes:
+    return value.replace(b"\r", b" ").replace(b"\n", b" ").strip()
 
 
 def read(file: io.FileIO) -> CachedResponse | None:
@@ -130,4 +135,5 @@ def parse(head: bytes, body: bytes) -> CachedResponse | None:
         return None
     if not 100 <= status <= 599 or length != len(body):
         return None
-    return CachedResponse(status, Headers(storable(pairs)), body)
+    meta = tuple((name, value) for name, value in pairs if name.startswith(_META_PREFIXES))
+    return CachedResponse(status, Headers(storable(pairs)), body, meta)

@@ -1,4 +1,12 @@
-"""A stored response and the rules for using it: its lifetime, its age, its validators."""
+"""A stored response and the rules for using it: its lifetime, its age, its validators.
+
+Besides its status, headers and body, an entry keeps metadata lines in
+httplib2's manner (``-varied-<header>``: the request's value of each header
+its ``Vary`` names; ``-wadlclient-principal``: whose request stored it), and
+two facts about the read that found it: whether it came from the part of
+the cache every principal shares (then ``s-maxage`` is its lifetime, RFC
+9111 5.2.2.10) and whether the asker may send its validators.
+"""
 
 from __future__ import annotations
 
@@ -30,30 +38,54 @@ def _seconds(value: str | None) -> int | None:
         return None
 
 
+#: Metadata lines of an entry: ``(b"-varied-accept", b"application/json")``, ...
+Meta = tuple[tuple[bytes, bytes], ...]
+
+
 class _Stored(NamedTuple):
     status: int
     headers: Headers
     body: bytes
+    meta: Meta
+    shared: bool
+    revalidate: bool
 
 
 class CachedResponse(_Stored):
     """A response as stored: status, headers (never a credential) and body; immutable.
 
-    ``headers`` may be given as any mapping or ``(name, value)`` pairs; it is kept as `Headers`.
+    ``headers`` may be given as any mapping or ``(name, value)`` pairs; it is
+    kept as `Headers`. ``meta``: the entry's metadata lines; ``shared``: it
+    is (or goes) where every principal may read it; ``revalidate``: whoever
+    asked may send its validators (False for another principal's entry).
     """
 
     __slots__ = ()
 
-    def __new__(cls, status: int, headers: HeadersInput, body: bytes) -> CachedResponse:
+    def __new__(
+        cls,
+        status: int,
+        headers: HeadersInput,
+        body: bytes,
+        meta: Meta = (),
+        shared: bool = False,
+        revalidate: bool = True,
+    ) -> CachedResponse:
         kept = headers if isinstance(headers, Headers) else Headers(headers)
-        return super().__new__(cls, status, kept, body)
+        return super().__new__(cls, status, kept, body, meta, shared, revalidate)
 
     def __repr__(self) -> str:
         return f"CachedResponse(status={self.status!r}, headers={self.headers!r})"
 
     def freshness_lifetime(self) -> float:
-        """Seconds the response stays fresh after its Date (0 when unsaid)."""
+        """Seconds the response stays fresh after its Date (0 when unsaid).
+
+        ``s-maxage`` counts only where every principal reads the entry (a
+        shared cache's lifetime); ``max-age``, then ``Expires``, elsewhere.
+        """
         directives = cache_directives(self.headers)
+        if self.shared and "s-maxage" in directives:
+            return float(_seconds(directives["s-maxage"]) or 0)
         if "max-age" in directives:
             return float(_seconds(directives["max-age"]) or 0)
         if "expires" in self.headers:
@@ -82,8 +114,10 @@ class CachedResponse(_Stored):
         return self.freshness_lifetime() > age
 
     def validators(self) -> dict[str, str]:
-        """The conditional-request headers this response allows."""
+        """The conditional-request headers this response allows (none: not the asker's)."""
         conditions: dict[str, str] = {}
+        if not self.revalidate:
+            return conditions
         etag = self.headers.get("etag")
         if etag:
             conditions["If-None-Match"] = etag

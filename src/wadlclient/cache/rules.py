@@ -4,6 +4,8 @@
 stored; a 209 or 304 is stored as the 200 a GET would answer; a 304's
 headers are merged into the stored entry (`refresh`); entries are written
 in lazr's file layout (`fileformat`), which drops every credential header.
+Whose answer an entry is, and who may read it, is `sharing`'s: each call
+names the principal asking (None: anonymous) and the request's headers.
 A subclass says only where the bytes go: `HTTPCache` a directory,
 `StoreCache` any `CacheStore` (memory, Redis, a store of your own).
 """
@@ -18,9 +20,18 @@ from collections.abc import Callable
 from typing import Any
 
 from wadlclient.cache.fileformat import serialise, storable
-from wadlclient.cache.freshness import CachedResponse, cache_directives, same_use
+from wadlclient.cache.freshness import CachedResponse, same_use
 from wadlclient.cache.names import cache_file_name, cache_key
-from wadlclient.headers import Headers, format_http_date
+from wadlclient.cache.sharing import (
+    Asker,
+    Place,
+    has_partition,
+    partition_key,
+    placement,
+    record,
+    usable,
+)
+from wadlclient.headers import Headers, HeadersInput, format_http_date
 
 __all__ = ["CacheRules", "check_blob_name"]
 
@@ -45,6 +56,28 @@ def _status_of(response: Any) -> int:
     """A response's status: ``status`` (ours), or ``status_code`` (an httpx.Response)."""
     status = getattr(response, "status", None)
     return int(status if status is not None else response.status_code)
+
+
+def _asker(principal: str | None, headers: HeadersInput | None) -> Asker:
+    """Who asks, with the request's headers as `Headers` (not copied when they are)."""
+    if headers is None or isinstance(headers, Headers):
+        return Asker(principal, headers)
+    return Asker(principal, Headers(headers))
+
+
+def _merged(stored: Headers, fresh_headers: list[tuple[bytes, bytes]], now: float) -> Headers:
+    """A stored entry's headers with a 304's merged in (see `CacheRules.refresh`)."""
+    fresh = {name.lower() for name, _ in fresh_headers}
+    merged = [
+        (name, value)
+        for name, value in stored.raw
+        if name.lower() not in fresh and name.lower() != b"age"
+    ]
+    merged += [(name, value) for name, value in fresh_headers if name.lower() not in _BODY_HEADERS]
+    if b"date" not in fresh:
+        stamp = format_http_date(now).encode("ascii")
+        merged = [(n, v) for n, v in merged if n.lower() != b"date"] + [(b"date", stamp)]
+    return Headers(storable(merged))
 
 
 def check_blob_name(name: str) -> str:
@@ -107,6 +140,13 @@ class CacheRules:
     def flush(self) -> None:
         """Write whatever waits to be written (nothing, unless a subclass writes behind)."""
 
+    def settle(self, url: str, media_type: str) -> None:
+        """The exchange for ``url`` as ``media_type`` is over, stored or not.
+
+        Nothing to do here; a cache that lets one process fetch for many
+        (`StoreCache`) ends that process's claim.
+        """
+
     def close(self) -> None:
         """Stop using the store."""
         self._closed = True
@@ -117,20 +157,48 @@ class CacheRules:
         """The cache key, ``<url>-<media type>`` (see ``cache_key``)."""
         return cache_key(url, media_type)
 
-    def filename(self, url: str, media_type: str) -> str:
-        """The name the store keeps ``url`` as ``media_type`` under (lazr's file name)."""
-        return cache_file_name(cache_key(url, media_type))
+    def filename(self, url: str, media_type: str, principal: str | None = None) -> str:
+        """The name ``url`` as ``media_type`` is kept under: lazr's file name.
 
-    def get(self, url: str, media_type: str) -> CachedResponse | None:
-        """The stored response, or None when missing, unreadable or malformed."""
+        With a ``principal`` (a fingerprint), the name in its partition.
+        """
+        key = cache_key(url, media_type)
+        if has_partition(principal):
+            assert principal is not None
+            key = partition_key(key, principal)
+        return cache_file_name(key)
+
+    def get(
+        self,
+        url: str,
+        media_type: str,
+        *,
+        principal: str | None = None,
+        headers: HeadersInput | None = None,
+    ) -> CachedResponse | None:
+        """The stored response ``principal`` may use, or None (missing, unreadable, not theirs).
+
+        ``headers``: the request's (for ``Vary``). The principal's partition
+        is read first, then the shared entry (see `wadlclient.cache.sharing`).
+        """
         if self._closed:
             return None
         self._remember(media_type)
-        name = self.filename(url, media_type)
+        asker = _asker(principal, headers)
+        if has_partition(principal):
+            found = self._lookup(url, media_type, asker, Place.PARTITION)
+            if found is not None:
+                return found
+        return self._lookup(url, media_type, asker, Place.SHARED)
+
+    def _lookup(
+        self, url: str, media_type: str, asker: Asker, place: Place
+    ) -> CachedResponse | None:
+        name = self.filename(url, media_type, asker.principal if place is Place.PARTITION else None)
         try:
             cached = self._read(name)
         except FileNotFoundError:
-            logger.debug("cache miss: %s (%s)", url, media_type)
+            logger.debug("cache miss: %s (%s, %s)", url, media_type, place.value)
             return None
         except (OSError, ValueError) as error:
             logger.debug("cache unreadable: %s (%s): %s", url, media_type, type(error).__name__)
@@ -138,30 +206,59 @@ class CacheRules:
         if cached is None or not 200 <= cached.status < 300:
             logger.debug("cache entry not usable, treated as a miss: %s (%s)", url, media_type)
             return None
-        logger.debug("cache hit: %s (%s)", url, media_type)
-        return cached
+        found = usable(cached, asker, media_type, place, self.clock())
+        if found is None:
+            logger.debug("cache entry not for this request: %s (%s)", url, media_type)
+            return None
+        logger.debug("cache hit: %s (%s, %s)", url, media_type, place.value)
+        return found
 
-    def put(self, url: str, media_type: str, response: Any, body: bytes) -> None:
-        """Store a representation of ``url``; a ``no-store`` response removes it instead.
+    def put(
+        self,
+        url: str,
+        media_type: str,
+        response: Any,
+        body: bytes,
+        *,
+        principal: str | None = None,
+        headers: HeadersInput | None = None,
+    ) -> None:
+        """Store ``principal``'s answer for ``url``, where `sharing` says; else remove the old one.
 
         The entry records what a GET answers, so a 209 (PATCH returning the
         new representation) or a 304 is stored as 200. ``response`` is
-        anything with a status and headers (a mapping or pairs).
+        anything with a status and headers (a mapping or pairs); ``headers``
+        are the request's (for ``Vary``). A ``no-store`` or ``private``
+        answer that cannot be kept where it may be read removes what is there.
         """
         if self._closed:
             return
-        status, headers = _status_of(response), Headers(response.headers)
-        if "no-store" in cache_directives(headers):
-            logger.debug("cache: not storing (no-store): %s (%s)", url, media_type)
-            self.delete(url, media_type)
+        status, answer = _status_of(response), Headers(response.headers)
+        asker = _asker(principal, headers)
+        place = placement(answer, asker, media_type)
+        meta = record(answer, asker, media_type) if place is not None else None
+        if place is None or meta is None:
+            logger.debug("cache: not storing (its headers forbid it): %s (%s)", url, media_type)
+            self.delete(url, media_type, principal=principal)
             return
         if status in (209, 304):
             status = 200
         self._remember(media_type)
-        self._store(url, media_type, CachedResponse(status, headers, body))
+        entry = CachedResponse(status, answer, body, meta, place is Place.SHARED)
+        self._store(url, media_type, entry, principal)
+        if place is Place.SHARED and has_partition(principal):
+            # Else the principal's older private copy would be found first.
+            self._discard(self.filename(url, media_type, principal))
 
     def refresh(
-        self, url: str, media_type: str, not_modified: Any, stored: object = None
+        self,
+        url: str,
+        media_type: str,
+        not_modified: Any,
+        stored: object = None,
+        *,
+        principal: str | None = None,
+        headers: HeadersInput | None = None,
     ) -> CachedResponse | None:
         """Merge a 304's headers into the stored entry and rewrite it.
 
@@ -174,31 +271,34 @@ class CacheRules:
         ``stored``, the entry whose validators were sent (as `get`
         returned it), saves reading it again.
         """
-        cached = stored if isinstance(stored, CachedResponse) else self.get(url, media_type)
+        cached = stored if isinstance(stored, CachedResponse) else None
+        if cached is None:
+            cached = self.get(url, media_type, principal=principal, headers=headers)
         if cached is None:
             return None
-        fresh_headers = Headers(not_modified.headers).raw
-        fresh = {name.lower() for name, _ in fresh_headers}
-        merged = [
-            (name, value)
-            for name, value in cached.headers.raw
-            if name.lower() not in fresh and name.lower() != b"age"
-        ]
-        merged += [
-            (name, value) for name, value in fresh_headers if name.lower() not in _BODY_HEADERS
-        ]
-        if b"date" not in fresh:
-            now = format_http_date(self.clock()).encode("ascii")
-            merged = [(n, v) for n, v in merged if n.lower() != b"date"] + [(b"date", now)]
-        refreshed = CachedResponse(cached.status, Headers(storable(merged)), cached.body)
-        if "no-store" in cache_directives(refreshed.headers):
-            self.delete(url, media_type)
+        merged = _merged(cached.headers, Headers(not_modified.headers).raw, self.clock())
+        asker = _asker(principal, headers)
+        place = placement(merged, asker, media_type)
+        meta = record(merged, asker, media_type) if place is not None else None
+        shared = place is Place.SHARED
+        refreshed = CachedResponse(cached.status, merged, cached.body, meta or (), shared)
+        if place is None or meta is None:
+            self.delete(url, media_type, principal=principal)
+        elif shared != cached.shared:
+            self._discard(self.filename(url, media_type, None if cached.shared else principal))
+            self._store(url, media_type, refreshed, principal, revalidation=True)
         elif not same_use(cached, refreshed):
-            self._store(url, media_type, refreshed, revalidation=True)
+            self._store(url, media_type, refreshed, principal, revalidation=True)
         return refreshed
 
-    def delete(self, url: str, media_type: str | None = None) -> None:
-        """Forget ``url`` as ``media_type``, or as every media type seen or well known."""
+    def delete(
+        self, url: str, media_type: str | None = None, *, principal: str | None = None
+    ) -> None:
+        """Forget ``url`` as ``media_type`` (else as every media type seen or well known).
+
+        The shared entry goes, and ``principal``'s own; other principals'
+        partitions cannot be named, and are revalidated as usual.
+        """
         if self._closed:
             return
         if media_type is not None:
@@ -208,6 +308,8 @@ class CacheRules:
                 media_types = sorted(self._media_types)
         for each in media_types:
             self._discard(self.filename(url, each))
+            if has_partition(principal):
+                self._discard(self.filename(url, each, principal))
             logger.debug("cache delete: %s (%s)", url, each)
 
     def has_blob(self, name: str) -> bool:
@@ -251,9 +353,15 @@ class CacheRules:
                 self._media_types.add(media_type)
 
     def _store(
-        self, url: str, media_type: str, response: CachedResponse, *, revalidation: bool = False
+        self,
+        url: str,
+        media_type: str,
+        response: CachedResponse,
+        principal: str | None,
+        *,
+        revalidation: bool = False,
     ) -> None:
-        name = self.filename(url, media_type)
-        data = serialise(response, media_type, self.clock())
+        name = self.filename(url, media_type, None if response.shared else principal)
+        data = serialise(response, self.clock())
         if self._save(name, data, revalidation=revalidation):
             logger.debug("cache write: %s (%s) -> %s", url, media_type, name)

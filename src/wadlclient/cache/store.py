@@ -26,6 +26,7 @@ from wadlclient.cache.files import (
     write_all,
 )
 from wadlclient.cache.freshness import CachedResponse
+from wadlclient.cache.locations import check_location
 from wadlclient.cache.rules import CacheRules
 from wadlclient.errors import CacheError
 
@@ -75,6 +76,8 @@ class HTTPCache(CacheRules):
             self._remove_directory = functools.partial(shutil.rmtree, path, ignore_errors=True)
             atexit.register(self._remove_directory)
         else:
+            if isinstance(directory, (str, bytes)):
+                check_location(directory)  # "memcached://..." is no directory
             # "~/.cache/x" and "$XDG_CACHE_HOME/x" mean what they mean in a shell.
             path = os.path.expandvars(os.path.expanduser(os.fsdecode(os.fspath(directory))))
             if not path:

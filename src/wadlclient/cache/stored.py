@@ -6,9 +6,13 @@ the same names, so what one backend serves another would too.
 When many processes start at once on an empty shared store, each would
 download the service's WADL (1.5 MB for Launchpad) and parse it. A
 backend with ``claim`` lets one of them fetch it (and store its model)
-while the others wait, at most ``fill_wait`` seconds, for the entry (the
-model) to appear; a claim lapses by itself after that long, so a fetcher
-that dies holds no one up for longer.
+while the others wait for the entry (the model) to appear; a claim lapses
+by itself after ``fill_wait`` seconds, so a fetcher that dies holds no one
+up for longer: one of those waiting takes its place (with a store that
+offers ``claim_state``), and none waits more than twice ``fill_wait``.
+A fetcher whose answer is not to be stored (uncacheable, an error) marks
+its claim released at once (`settle`, the store's ``release``): those
+waiting, and those who come while the mark lasts, fetch for themselves.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from wadlclient.cache.backend import CacheStore
 from wadlclient.cache.fileformat import parse
 from wadlclient.cache.freshness import CachedResponse
 from wadlclient.cache.rules import CacheRules
+from wadlclient.headers import HeadersInput
 
 __all__ = ["FILL_WAIT_MEDIA_TYPES", "StoreCache"]
 
@@ -38,9 +43,9 @@ class StoreCache(CacheRules):
     """An HTTP cache whose entries and blobs live in ``store`` (a `CacheStore`).
 
     ``owns_store``: `close` closes the store too (true when the cache made
-    it from a URL). ``fill_wait``: seconds to wait for another process to
-    fetch a missing document of ``fill_types`` (0: never wait); used only
-    when the store offers ``claim``.
+    it from a URL). ``fill_wait``: seconds a claim to fetch a missing
+    document of ``fill_types`` lasts (0: never wait); used only when the
+    store offers ``claim``.
     """
 
     def __init__(
@@ -76,14 +81,31 @@ class StoreCache(CacheRules):
         if self._owns_store:
             self.store.close()
 
-    def get(self, url: str, media_type: str) -> CachedResponse | None:
+    def get(
+        self,
+        url: str,
+        media_type: str,
+        *,
+        principal: str | None = None,
+        headers: HeadersInput | None = None,
+    ) -> CachedResponse | None:
         """As `CacheRules.get`; a missing WADL another process is fetching is waited for."""
-        cached = super().get(url, media_type)
+        cached = super().get(url, media_type, principal=principal, headers=headers)
         if cached is not None or media_type not in self._fill_types:
             return cached
         if self._wait_for(self.filename(url, media_type)):
-            return super().get(url, media_type)
+            return super().get(url, media_type, principal=principal, headers=headers)
         return None
+
+    def settle(self, url: str, media_type: str) -> None:
+        """The exchange for ``url`` is over: a claim this process still holds on it ends.
+
+        Storing the answer ended it already; an answer not stored (one that
+        cannot be cached, an error) ends it here, so no one waits for it.
+        """
+        release = getattr(self.store, "release", None)
+        if release is not None and media_type in self._fill_types and not self._closed:
+            release(self.filename(url, media_type))
 
     def get_blob(self, name: str, *, fill: bool = False) -> bytes | None:
         """As `CacheRules.get_blob`; with ``fill``, one another process is making is waited for."""
@@ -96,21 +118,48 @@ class StoreCache(CacheRules):
         """Whether ``name``, missing, appeared because another process was filling it.
 
         False at once when this process wins the claim (it is to fill it),
-        when the store has no claims, or waiting is off; False after
-        ``fill_wait`` seconds when nothing came.
+        when the store has no claims, or waiting is off; False as soon as
+        the claim is released (nothing will come), or when this process
+        takes over a claim that lapsed; at the latest after a claim's
+        lifetime and one more (a lapsed claim taken over by another).
         """
-        claim = getattr(self.store, "claim", None)
-        if claim is None or self._closed or self._fill_wait <= 0:
+        if getattr(self.store, "claim", None) is None or self._closed or self._fill_wait <= 0:
             return False
-        if claim(name, self._fill_wait):
-            return False  # this process fills it; its save ends the claim
+        taken = self._take(name)
+        if taken is not None:
+            return taken
         logger.debug("cache: waiting for another process to store %s", name)
-        deadline = time.monotonic() + self._fill_wait
+        state_of = getattr(self.store, "claim_state", None)
+        lifetimes = 1 if state_of is None else 2  # with states, a lapsed claim is taken over
+        deadline = time.monotonic() + lifetimes * self._fill_wait
         while time.monotonic() < deadline:
             time.sleep(_POLL_SECONDS)
             if self.store.exists(name):
                 return True
+            state = None if state_of is None else state_of(name)
+            if state == "released":
+                return False
+            if state_of is not None and state is None:
+                # The claim lapsed, or was met just now: one waiter takes it over.
+                taken = self._take(name)
+                if taken is not None:
+                    return taken
         return False
+
+    def _take(self, name: str) -> bool | None:
+        """Claim ``name``: False when this process is to fill it, None when another does.
+
+        True when it was stored just before the claim (whose filler then
+        ended its own claim); this claim is then given up at once.
+        """
+        if not self.store.claim(name, self._fill_wait):  # type: ignore[attr-defined]
+            return None
+        if not self.store.exists(name):
+            return False  # this process fills it; its save (or `settle`) ends the claim
+        release = getattr(self.store, "release", None)
+        if release is not None:
+            release(name)
+        return True
 
     def _read(self, name: str) -> CachedResponse | None:
         data = self.store.load(name)

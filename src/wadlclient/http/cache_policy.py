@@ -5,6 +5,13 @@ validator (ETag, Last-Modified) or a lifetime (max-age, Expires), is
 stored: a response with neither could never be served again. A PATCH
 answered 200/209 with JSON stores that representation; any other
 successful unsafe request invalidates the URL's cached entries.
+
+Every cache call names who asks: the authorizer's ``principal`` (a
+fingerprint of its credentials; None: anonymous), and the request's
+headers for ``Vary``; the cache keeps an authorized answer for that
+principal only, unless the answer says it may be shared
+(`wadlclient.cache.sharing`). An authorizer that cannot say whose
+credentials it holds is `UNIDENTIFIED`: its answers are shared or not kept.
 """
 
 from __future__ import annotations
@@ -13,11 +20,21 @@ import enum
 from collections.abc import Callable
 from typing import Protocol
 
+from wadlclient.cache.sharing import UNIDENTIFIED
 from wadlclient.headers import Headers
-from wadlclient.http.models import Response
+from wadlclient.http.models import Request, Response
 from wadlclient.http.retry import SAFE_METHODS
 
-__all__ = ["Cache", "CacheOutcome", "Cached", "lookup", "reusable", "update"]
+__all__ = [
+    "Cache",
+    "CacheOutcome",
+    "Cached",
+    "lookup",
+    "principal_of",
+    "reusable",
+    "settle",
+    "update",
+]
 
 _CACHEABLE_STATUSES = frozenset({200, 203})
 _STORED_AFTER_WRITE = frozenset({200, 209})
@@ -60,22 +77,64 @@ class Cache(Protocol):
     @property
     def clock(self) -> Callable[[], float]: ...
 
-    def get(self, url: str, media_type: str) -> Cached | None: ...
-
-    def put(self, url: str, media_type: str, response: Response, body: bytes) -> None: ...
-
-    def refresh(
-        self, url: str, media_type: str, not_modified: Response, stored: object = None
+    def get(
+        self, url: str, media_type: str, *, principal: str | None = ..., headers: Headers = ...
     ) -> Cached | None: ...
 
-    def delete(self, url: str, media_type: str | None = None) -> None: ...
+    def put(
+        self,
+        url: str,
+        media_type: str,
+        response: Response,
+        body: bytes,
+        *,
+        principal: str | None = ...,
+        headers: Headers = ...,
+    ) -> None: ...
+
+    def refresh(
+        self,
+        url: str,
+        media_type: str,
+        not_modified: Response,
+        stored: object = None,
+        *,
+        principal: str | None = ...,
+        headers: Headers = ...,
+    ) -> Cached | None: ...
+
+    def delete(
+        self, url: str, media_type: str | None = None, *, principal: str | None = ...
+    ) -> None: ...
+
+    def settle(self, url: str, media_type: str) -> None: ...
 
 
-def lookup(cache: Cache | None, method: str, url: str, accept: str) -> Cached | None:
+def principal_of(authorizer: object, headers: Headers) -> str | None:
+    """Whose request this is: the authorizer's ``principal``; None: anonymous.
+
+    An authorizer without one, or a request carrying an ``Authorization``
+    of the caller's own, is `UNIDENTIFIED`.
+    """
+    if authorizer is None:
+        return UNIDENTIFIED if "authorization" in headers else None
+    principal = getattr(authorizer, "principal", UNIDENTIFIED)
+    return principal if principal is None or isinstance(principal, str) else UNIDENTIFIED
+
+
+def lookup(
+    cache: Cache | None, request: Request, accept: str, principal: str | None
+) -> Cached | None:
     """The stored copy a GET may use or revalidate, or None."""
-    if cache is None or method != "GET":
+    if cache is None or request.method != "GET":
         return None
-    return cache.get(url, accept)
+    return cache.get(request.url, accept, principal=principal, headers=request.headers)
+
+
+def settle(cache: Cache | None, url: str, accept: str) -> None:
+    """Tell the cache an exchange it looked up is over (it may hold a claim on the URL)."""
+    if cache is not None:
+        cache.settle(url, accept)
 
 
 def reusable(headers: Headers) -> bool:
@@ -92,22 +151,25 @@ def reusable(headers: Headers) -> bool:
 
 def update(
     cache: Cache,
-    method: str,
-    url: str,
+    request: Request,
     accept: str,
     response: Response,
     had_entry: bool,
+    principal: str | None,
 ) -> CacheOutcome:
     """Store or invalidate after a successful exchange; say what was done."""
-    status = response.status
+    method, url, status = request.method, request.url, response.status
     same_url = response.url == url
     if method == "GET":
         if status in _CACHEABLE_STATUSES and same_url:
             if reusable(response.headers):
-                cache.put(url, accept, response, response.content)
+                cache.put(
+                    url, accept, response, response.content,
+                    principal=principal, headers=request.headers,
+                )  # fmt: skip
                 return CacheOutcome.REPLACED if had_entry else CacheOutcome.STORED
             if had_entry:
-                cache.delete(url, accept)
+                cache.delete(url, accept, principal=principal)
         return CacheOutcome.MISS
     if method in SAFE_METHODS:
         return CacheOutcome.BYPASS
@@ -121,7 +183,10 @@ def update(
         and same_url
         and media_type == "application/json"
     ):
-        cache.put(url, "application/json", response, response.content)
+        cache.put(
+            url, "application/json", response, response.content,
+            principal=principal, headers=request.headers,
+        )  # fmt: skip
         return CacheOutcome.REPLACED if had_entry else CacheOutcome.STORED
-    cache.delete(url)
+    cache.delete(url, principal=principal)
     return CacheOutcome.INVALIDATED

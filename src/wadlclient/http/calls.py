@@ -20,7 +20,7 @@ from wadlclient.http.models import HTTPResponse, PendingResponse, Request, Respo
 from wadlclient.http.parts import CacheUse, check_url, from_cached, wrap
 from wadlclient.http.sender import Exchange, finished
 
-__all__ = ["answered", "failed", "give_answer", "prepare"]
+__all__ = ["answered", "failed", "give_answer", "prepare", "settle"]
 
 _CONDITIONAL_HEADERS = frozenset({"if-none-match", "if-modified-since"})
 
@@ -34,12 +34,13 @@ def prepare(
     body: bytes | str | None,
     content_type: str | None,
     headers: Mapping[str, str] | None,
+    authorizer: object = None,
 ) -> tuple[Request, CacheUse] | HTTPResponse:
     """The request to send and how it uses ``cache``; or the fresh cached answer.
 
     A caller's own ``If-None-Match``/``If-Modified-Since`` bypasses the
-    cache; else a stored entry is served while fresh, or its validators
-    make the request conditional.
+    cache; else a stored entry ``authorizer``'s principal may use is served
+    while fresh, or its validators make the request conditional.
     """
     began = time.monotonic()
     check_url(method, url)
@@ -53,15 +54,16 @@ def prepare(
     for name, value in (headers or {}).items():
         sent[name] = value
         caller_conditional = caller_conditional or name.lower() in _CONDITIONAL_HEADERS
-    cached = None if caller_conditional else cache_policy.lookup(cache, method, url, accept)
+    request = Request(method, url, sent, body)
+    principal = None if cache is None else cache_policy.principal_of(authorizer, sent)
+    cached = None if caller_conditional else cache_policy.lookup(cache, request, accept, principal)
     if cached is not None and cache is not None:
         if cached.is_fresh(cache.clock()):
             log_exchange(method, url, cached.status, CacheOutcome.FRESH.value, began)
             return from_cached(cached, url)
         for name, value in cached.validators().items():
-            sent[name] = value
-    use = CacheUse(cache, accept, cached, caller_conditional, began)
-    return Request(method, url, sent, body), use
+            sent[name] = value  # the request's own headers: it was made for this
+    return request, CacheUse(cache, accept, cached, caller_conditional, began, principal)
 
 
 def give_answer(
@@ -78,7 +80,9 @@ def give_answer(
             log_exchange(method, url, status, CacheOutcome.BYPASS.value, use.began)
             return wrap(response, not_modified=True)
         if cached is not None and cache is not None:
-            refreshed = cache.refresh(url, accept, response, cached)
+            refreshed = cache.refresh(
+                url, accept, response, cached, principal=use.principal, headers=request.headers
+            )
             log_exchange(method, url, status, CacheOutcome.REVALIDATED.value, use.began)
             return from_cached(refreshed if refreshed is not None else cached, url)
         log_exchange(method, url, status, CacheOutcome.UNEXPECTED.value, use.began)
@@ -91,11 +95,18 @@ def give_answer(
         log_exchange(method, response.url, status, CacheOutcome.NONE.value, use.began)
         raise error
     if cache is not None:
-        outcome = cache_policy.update(cache, method, url, accept, response, cached is not None)
+        had_entry = cached is not None
+        outcome = cache_policy.update(cache, request, accept, response, had_entry, use.principal)
     else:
         outcome = CacheOutcome.BYPASS if has_cache else CacheOutcome.NONE
     log_exchange(method, response.url, status, outcome.value, use.began)
     return wrap(response)
+
+
+def settle(request: Request, use: CacheUse) -> None:
+    """The call is over, answered or failed: the cache may end a claim it took at the lookup."""
+    if use.cached is None and use.cache is not None:
+        cache_policy.settle(use.cache, request.url, use.accept)
 
 
 def answered(response: HTTPResponse) -> PendingResponse:

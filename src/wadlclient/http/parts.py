@@ -59,6 +59,8 @@ class CacheUse(NamedTuple):
     caller_conditional: bool
     #: When the call began (``time.monotonic()``), for its log line.
     began: float
+    #: Whose request it is, for the cache (`cache_policy.principal_of`).
+    principal: str | None = None
 
 
 class Authorizer(Protocol):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from wadlclient.errors import UnexpectedResponseError, error_for
 from wadlclient.http.cache_policy import Cache, CacheOutcome
-from wadlclient.http.calls import answered, give_answer, prepare
+from wadlclient.http.calls import answered, give_answer, prepare, settle
 from wadlclient.http.connection import Verify, check_verify
 from wadlclient.http.flights import Flights
 from wadlclient.http.logs import log_exchange
@@ -177,7 +177,7 @@ class Transport:
         """
         prepared = prepare(
             self._fixed_headers, self._cache if use_cache else None,
-            method.upper(), url, accept, body, content_type, headers,
+            method.upper(), url, accept, body, content_type, headers, self._authorizer,
         )  # fmt: skip
         if isinstance(prepared, HTTPResponse):
             return prepared
@@ -200,8 +200,9 @@ class Transport:
         is not a `StartingSender` sends when the answer is asked for.
         """
         prepared = prepare(
-            self._fixed_headers, self._cache, method.upper(), url, accept, None, None, None
-        )
+            self._fixed_headers, self._cache, method.upper(), url, accept, None, None, None,
+            self._authorizer,
+        )  # fmt: skip
         if isinstance(prepared, HTTPResponse):
             return answered(prepared)
         request, use = prepared
@@ -232,8 +233,11 @@ class Transport:
         started: Exchange | None,
     ) -> HTTPResponse:
         """Send (or read the attempt ``started`` already), follow, retry; the caller's answer."""
-        response = self._pipeline.send(request, follow_redirects, end, started)
-        return give_answer(request, response, use, follow_redirects, self._cache is not None)
+        try:
+            response = self._pipeline.send(request, follow_redirects, end, started)
+            return give_answer(request, response, use, follow_redirects, self._cache is not None)
+        finally:
+            settle(request, use)
 
     def stream(
         self,

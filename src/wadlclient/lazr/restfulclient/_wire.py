@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from wadlclient import errors as _engine
+from wadlclient.cache.sharing import UNIDENTIFIED
 from wadlclient.headers import Headers
 from wadlclient.http import (
     HTTPResponse,
@@ -72,6 +73,14 @@ class UserAgentOnly:
     def user_agent_params(self) -> Mapping[str, str]:
         params = getattr(self._credentials, "user_agent_params", None)
         return params if params is not None else {}
+
+    @property
+    def principal(self) -> str | None:
+        """The credentials' principal, for the cache (see `wadlclient.cache.sharing`)."""
+        if self._credentials is None:
+            return None
+        principal = getattr(self._credentials, "principal", UNIDENTIFIED)
+        return principal if principal is None or isinstance(principal, str) else UNIDENTIFIED
 
     def authorizeRequest(self, absolute_uri: str, method: str, body: Any, headers: Any) -> None:
         """Nothing: the ``httpFactory`` object signs each request it sends."""
