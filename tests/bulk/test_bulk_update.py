@@ -224,3 +224,13 @@ def test_ctrl_c_stops_the_run_with_the_report_of_every_write_sent(recipes: Runni
     assert report.interrupted and not report.ok and "interrupted" in str(report)
     assert {r.status for r in report} <= {"changed"}
     assert methods(recipes).count("PATCH") == len(report) <= 3
+
+
+@pytest.mark.parametrize("retry_after", ["\u00b2", "soon", "-3"])  # "²": str.isdigit() yes
+def test_a_retry_after_that_is_no_number_of_seconds_leaves_the_backoff_to_the_policy(
+    retry_after: str,
+) -> None:
+    policy = BulkPolicy(backoff_base=0.5, backoff_max=30.0)
+
+    assert 0.0 <= policy.backoff(1, retry_after) <= 0.5
+    assert policy.backoff(1, "7") == 7.0

@@ -50,10 +50,13 @@ def test_unset_or_blank_names_no_cache(value: str | None) -> None:
          "the port is not a number from 0 to 65535"),
         ("redis://cache:6379/zero",
          "$WADLCLIENT_CACHE is 'redis://cache:6379/zero': the database 'zero' is not a number"),
+        ("redis://cache:6379/\u00b2",  # "²": str.isdigit() yes, int() no
+         "$WADLCLIENT_CACHE is 'redis://cache:6379/\u00b2': the database '\u00b2' is not a number"),
         ("redis:///0", "$WADLCLIENT_CACHE is 'redis:///0': no host"),
         ("unix://", "$WADLCLIENT_CACHE is 'unix://': no socket path"),
     ],
-    ids=["other-scheme", "bad-port", "bad-database", "no-host", "no-socket"],
+    ids=["other-scheme", "bad-port", "bad-database", "superscript-database", "no-host",
+         "no-socket"],
 )  # fmt: skip
 def test_a_bad_url_is_one_line_naming_the_variable_without_its_password(
     value: str, message: str

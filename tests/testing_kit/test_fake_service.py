@@ -75,6 +75,19 @@ def test_pages_follow_ws_start_and_ws_size_with_total_size(fake_lp: FakeService)
     assert page["prev_collection_link"] == fake_lp.base + "people?ws.size=2&ws.start=0"
 
 
+@pytest.mark.parametrize("query", ["ws.start=%C2%B2", "ws.size=%C2%B3", "ws.start=-1"])
+def test_a_page_asked_by_what_is_not_a_count_is_a_400(fake_lp: FakeService, query: str) -> None:
+    status, _headers, body = send(fake_lp, "GET", f"people?{query}")  # "²": isdigit() yes, int() no
+
+    assert (status, body) == (400, b"ws.start and ws.size must be non-negative integers.\n")
+
+
+def test_a_content_length_that_is_not_a_count_is_refused(fake_lp: FakeService) -> None:
+    status, _headers, _body = send(fake_lp, "PATCH", "~ada", "{}", {"Content-Length": "\u00b2"})
+
+    assert status == 413
+
+
 def test_the_client_walks_every_page(fake_lp: FakeService, lp_root: ServiceRoot) -> None:
     for number in range(160):
         fake_lp.add("bugs", title=f"bug {number}")

@@ -11,7 +11,7 @@ import random
 import time
 from typing import NamedTuple
 
-from wadlclient.headers import parse_http_date
+from wadlclient.http.retry import retry_after_seconds
 
 __all__ = ["DEFAULT_POLICY", "RESEND_STATUSES", "BulkPolicy"]
 
@@ -58,21 +58,11 @@ class BulkPolicy(NamedTuple):
 
     def backoff(self, resend: int, retry_after: str | None = None) -> float:
         """Seconds to wait before resend number ``resend`` (from 1): the server's, or jittered."""
-        asked = _retry_after(retry_after)
+        asked = retry_after_seconds(retry_after, time.time())
         if asked is not None:
             return min(asked, self.backoff_max)
         return random.uniform(0.0, min(self.backoff_base * 2 ** (resend - 1), self.backoff_max))
 
-
-def _retry_after(value: str | None) -> float | None:
-    """A ``Retry-After`` (seconds or HTTP-date) as seconds from now, or None."""
-    if value is None:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    when = parse_http_date(value)
-    return None if when is None else max(0.0, when - time.time())
 
 
 DEFAULT_POLICY = BulkPolicy()

@@ -72,6 +72,6 @@ def _redis_url_problem(parts: urllib.parse.SplitResult) -> str:
     if not parts.hostname:
         return "no host"
     database = parts.path.strip("/")
-    if database and not database.isdigit():
+    if database and not (database.isascii() and database.isdigit()):
         return f"the database {database!r} is not a number"
     return ""

@@ -24,6 +24,7 @@ __all__ = [
     "RetryExhausted",
     "full_jitter",
     "is_transient",
+    "retry_after_seconds",
 ]
 
 #: Methods that only read: a cached answer may stand for them.
@@ -125,7 +126,7 @@ class Retry(NamedTuple):
 
     def _delay_after(self, response: Response) -> float:
         """The server's Retry-After (capped), else the backoff."""
-        asked = _retry_after(response.headers.get("retry-after"), time.time())
+        asked = retry_after_seconds(response.headers.get("retry-after"), time.time())
         if asked is not None:
             return min(asked, self.retry_after_max)
         return self._backoff()
@@ -141,7 +142,7 @@ class Retry(NamedTuple):
         sleep(self.delay)
 
 
-def _retry_after(value: str | None, now: float) -> float | None:
+def retry_after_seconds(value: str | None, now: float) -> float | None:
     """Seconds to wait as the server asked (delta-seconds or HTTP-date), or None.
 
     A malformed value counts as absent. Only ASCII digits are delta-seconds:

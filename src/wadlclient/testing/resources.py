@@ -82,9 +82,14 @@ def _pairs(query: dict[str, list[str]], leaving: tuple[str, ...]) -> list[tuple[
     return [(k, v) for k, values in query.items() if k not in leaving for v in values]
 
 
+def _count(text: str) -> bool:
+    """Whether ``text`` is a count: ASCII digits only (``str.isdigit`` takes ``²``)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 def _paging(call: Call) -> tuple[int, int]:
     start_text, size_text = call.value("ws.start") or "0", call.value("ws.size")
-    if not start_text.isdigit() or (size_text is not None and not size_text.isdigit()):
+    if not _count(start_text) or (size_text is not None and not _count(size_text)):
         raise HTTPException(400, "ws.start and ws.size must be non-negative integers.")
     size = DEFAULT_PAGE_SIZE if size_text is None else max(1, int(size_text))
     return int(start_text), min(size, MAX_PAGE_SIZE)

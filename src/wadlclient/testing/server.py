@@ -99,7 +99,7 @@ def _read_call(handler: BaseHTTPRequestHandler, server: FakeServer) -> Call | An
     split = urlsplit(handler.path)
     headers = {name.lower(): value for name, value in handler.headers.items()}
     length_text = headers.get("content-length", "0") or "0"
-    if not length_text.isdigit() or int(length_text) > MAX_BODY:
+    if not (length_text.isascii() and length_text.isdigit()) or int(length_text) > MAX_BODY:
         return Answer(
             413,
             b"The request body is too large for the fake (or its length is not a number).\n",
