@@ -30,6 +30,7 @@ from wadlclient import (
     ServiceRoot,
 )
 from wadlclient.auth import SIGNATURE_HMAC_SHA1
+from wadlclient.cache import HTTPCache
 from wadlclient.http import Transport
 from wadlclient.objects import session_of
 from wadlclient.testing.record import recorded_root
@@ -236,3 +237,20 @@ def test_a_secret_in_a_url_is_hidden_in_debug_lines_errors_and_reprs(
     errors = "\n".join(seen.texts)
     assert f"(GET {hostile.url}/missing?api_key=<hidden>&page=2)" in errors
     assert "GET http://ada:<hidden>@127.0.0.1:9/x?Password=<hidden>: could not connect" in errors
+
+
+def test_a_secret_in_a_url_is_in_no_cache_file_name_or_cache_debug_line(
+    hostile: HostileServer, tmp_path: Path, caplog: pytest.LogCaptureFixture, seen: Seen
+) -> None:
+    hostile.routes["/blob"] = lambda exchange: exchange.send(
+        200, b"{}", [("Content-Type", "application/json"), ("Cache-Control", "max-age=60")]
+    )
+    url = f"{hostile.url}/blob?ws.op=fetch&token={QUERY_SECRET}"
+    with Transport(cache=HTTPCache(tmp_path / "cache")) as transport:
+        transport.request("GET", url)
+        transport.request("GET", url)  # from the cache
+
+    files = [path for path in (tmp_path / "cache").rglob("*") if path.is_file()]
+    lines = "\n".join(record.getMessage() for record in caplog.records)
+    assert "cache hit" in lines and len(files) == 1
+    assert QUERY_SECRET not in lines + "\n".join(path.name for path in files)

@@ -10,6 +10,8 @@ import functools
 import re
 import urllib.parse
 
+from wadlclient.redact import HIDDEN, shown_url
+
 __all__ = ["MAX_FILE_NAME_LENGTH", "cache_file_name", "cache_key", "idna_authority"]
 
 #: The longest file name written: eCryptfs-safe, as lazr.restfulclient chose.
@@ -57,7 +59,8 @@ def _file_name(key: str) -> str:
 
     raw = key.encode("utf-8")
     digest = hashlib.md5(raw, usedforsecurity=False).hexdigest()
-    readable = _SEPARATORS.sub(b",", _SCHEME.sub(b"", raw))[:_READABLE_LENGTH]
+    shown = shown_url(key).replace(HIDDEN, "_").encode("utf-8")
+    readable = _SEPARATORS.sub(b",", _SCHEME.sub(b"", shown))[:_READABLE_LENGTH]
     name = f"{readable.decode('utf-8', 'ignore')},{digest}"
     if name.startswith("."):
         # Only a malformed URL gets here; the leading dot is reserved for

@@ -32,6 +32,7 @@ from wadlclient.cache.sharing import (
     usable,
 )
 from wadlclient.headers import Headers, HeadersInput, format_http_date
+from wadlclient.redact import shown_url
 
 __all__ = ["CacheRules", "check_blob_name"]
 
@@ -198,19 +199,23 @@ class CacheRules:
         try:
             cached = self._read(name)
         except FileNotFoundError:
-            logger.debug("cache miss: %s (%s, %s)", url, media_type, place.value)
+            logger.debug("cache miss: %s (%s, %s)", shown_url(url), media_type, place.value)
             return None
         except (OSError, ValueError) as error:
-            logger.debug("cache unreadable: %s (%s): %s", url, media_type, type(error).__name__)
+            logger.debug(
+                "cache unreadable: %s (%s): %s", shown_url(url), media_type, type(error).__name__
+            )
             return None
         if cached is None or not 200 <= cached.status < 300:
-            logger.debug("cache entry not usable, treated as a miss: %s (%s)", url, media_type)
+            logger.debug(
+                "cache entry not usable, treated as a miss: %s (%s)", shown_url(url), media_type
+            )
             return None
         found = usable(cached, asker, media_type, place, self.clock())
         if found is None:
-            logger.debug("cache entry not for this request: %s (%s)", url, media_type)
+            logger.debug("cache entry not for this request: %s (%s)", shown_url(url), media_type)
             return None
-        logger.debug("cache hit: %s (%s, %s)", url, media_type, place.value)
+        logger.debug("cache hit: %s (%s, %s)", shown_url(url), media_type, place.value)
         return found
 
     def put(
@@ -238,7 +243,9 @@ class CacheRules:
         place = placement(answer, asker, media_type)
         meta = record(answer, asker, media_type) if place is not None else None
         if place is None or meta is None:
-            logger.debug("cache: not storing (its headers forbid it): %s (%s)", url, media_type)
+            logger.debug(
+                "cache: not storing (its headers forbid it): %s (%s)", shown_url(url), media_type
+            )
             self.delete(url, media_type, principal=principal)
             return
         if status in (209, 304):
@@ -310,7 +317,7 @@ class CacheRules:
             self._discard(self.filename(url, each))
             if has_partition(principal):
                 self._discard(self.filename(url, each, principal))
-            logger.debug("cache delete: %s (%s)", url, each)
+            logger.debug("cache delete: %s (%s)", shown_url(url), each)
 
     def has_blob(self, name: str) -> bool:
         """Whether a blob called ``name`` is stored (without reading it)."""
@@ -364,4 +371,4 @@ class CacheRules:
         name = self.filename(url, media_type, None if response.shared else principal)
         data = serialise(response, self.clock())
         if self._save(name, data, revalidation=revalidation):
-            logger.debug("cache write: %s (%s) -> %s", url, media_type, name)
+            logger.debug("cache write: %s (%s) -> %s", shown_url(url), media_type, name)
