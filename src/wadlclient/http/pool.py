@@ -18,6 +18,10 @@
   that drips bytes cannot stretch it.
 - Bodies: at most ``max_body`` bytes as sent and once decoded; a bigger
   one stops being read (or decoded) there and is a `BodyTooLarge`.
+- At most ``max_in_flight`` requests in flight per origin (`limits`): a
+  request waits for a slot before it is written and gives it back once its
+  answer is read whole; `start` sends at once only when a slot is free
+  (else when the answer is asked for); a streamed answer (`open`) takes none.
 - Plain HTTP through an ``http://`` proxy sends the absolute URL to it;
   HTTPS tunnels with CONNECT. Any other proxy (``https://``, SOCKS) goes
   to httpx's pool when httpx is installed.
@@ -50,6 +54,7 @@ from wadlclient.http.connection import (
     request_head,
     tls_context,
 )
+from wadlclient.http.limits import InFlight, max_in_flight_from_env
 from wadlclient.http.models import DEFAULT_MAX_BODY, Request, Response, Timeout
 from wadlclient.http.proxies import environment_proxies, proxy_for
 from wadlclient.http.sender import Exchange, Sender, finished
@@ -61,8 +66,9 @@ from wadlclient.http.wire import BodyTooLarge, content_codings, decode_body, fra
 __all__ = ["MAX_IDLE_PER_ORIGIN", "ConnectionPool"]
 
 #: Idle keep-alive connections kept per origin; more are closed when handed back.
-#: As many as the automatic look-ahead keeps in flight, so that its next batch
-#: opens no connection (far away, each costs round trips before its request).
+#: As many as a raised ``max_in_flight`` may keep busy, so that a batch of
+#: requests finds the connections of the last (far away, each new one costs
+#: round trips before its request).
 MAX_IDLE_PER_ORIGIN = 32
 #: Methods a stale keep-alive connection may be resent for (urllib3's rule).
 _IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
@@ -100,19 +106,24 @@ class _PoolExchange:
         sent, self._sent = self._sent, None
         if sent is None:
             raise RuntimeError("the answer of this exchange was already taken or discarded")
-        return self._pool.finish(self._request, self._timeout, sent)
+        try:
+            return self._pool.finish(self._request, self._timeout, sent)
+        finally:
+            self._pool._in_flight.give(sent.target.origin)
 
     def discard(self) -> None:
         sent, self._sent = self._sent, None
         if sent is not None:
             sent.connection.close()
+            self._pool._in_flight.give(sent.target.origin)
 
 
 class ConnectionPool:
     """The default `Sender`: keep-alive connections per origin over `http.client`.
 
     Also a `StartingSender`: `start` writes a request and leaves its answer
-    on the wire until asked for.
+    on the wire until asked for. ``max_in_flight``: requests in flight per
+    origin at most (None: ``WADLCLIENT_MAX_IN_FLIGHT``, else 8; `limits`).
     """
 
     def __init__(
@@ -122,7 +133,11 @@ class ConnectionPool:
         max_body: int = DEFAULT_MAX_BODY,
         trace: WireTrace | None = None,
         verify: Verify = True,
+        max_in_flight: int | None = None,
     ) -> None:
+        self._in_flight = InFlight(
+            max_in_flight_from_env() if max_in_flight is None else max_in_flight
+        )
         self._max_idle = max_idle
         self._max_body = max_body
         self._trace = trace
@@ -135,19 +150,43 @@ class ConnectionPool:
         self._closed = False
         self._fallback_sender: Sender | None = None
 
+    @property
+    def max_in_flight(self) -> int:
+        """Requests this pool keeps in flight per origin at most."""
+        return self._in_flight.limit
+
     def send(self, request: Request, *, timeout: Timeout) -> Response:
-        """One exchange on an idle connection or a new one, its answer read whole and decoded."""
-        started = self._start(request, timeout)
-        if started is None:
-            return self._fallback().send(request, timeout=timeout)
-        return self._whole(request, *started)
+        """One exchange on an idle connection or a new one, its answer read whole and decoded.
+
+        It waits for a slot of its origin first (`limits`).
+        """
+        origin = _target(request).origin
+        self._in_flight.take(origin)
+        try:
+            started = self._start(request, timeout)
+            if started is None:
+                return self._fallback().send(request, timeout=timeout)
+            return self._whole(request, *started)
+        finally:
+            self._in_flight.give(origin)
 
     def start(self, request: Request, *, timeout: Timeout) -> Exchange:
-        """Write the request now; `Exchange.result` reads its answer (`StartingSender`)."""
-        sent = self._send_request(request, timeout)
+        """Write the request now; `Exchange.result` reads its answer (`StartingSender`).
+
+        With no slot of its origin free, it is sent when its answer is asked
+        for: a thread starting several requests never waits for itself.
+        """
+        origin = _target(request).origin
+        if not self._in_flight.try_take(origin):
+            return finished(functools.partial(self.send, request, timeout=timeout))
+        try:
+            sent = self._send_request(request, timeout)
+        except BaseException:
+            self._in_flight.give(origin)
+            raise
         if sent is None:
-            fallback = self._fallback()
-            return finished(functools.partial(fallback.send, request, timeout=timeout))
+            self._in_flight.give(origin)
+            return finished(functools.partial(self.send, request, timeout=timeout))
         return _PoolExchange(self, request, timeout, sent)
 
     def finish(self, request: Request, timeout: Timeout, sent: _Sent) -> Response:
@@ -192,9 +231,7 @@ class ConnectionPool:
         """
         if self._closed:
             raise RuntimeError("the connection pool is closed")
-        target = parse_url(request.url)
-        if target is None:
-            raise ValueError(f"{request.url!r} is not an absolute http(s) URL")
+        target = _target(request)
         origin = target.origin
         route = self._routes[origin] if origin in self._routes else self._route(origin)
         if route is None:
@@ -251,9 +288,7 @@ class ConnectionPool:
             raise BodyTooLarge(f"{request.method} {request.url}: {error}") from None
         return Response(answer.status, answer.reason, headers, decoded, request.url)
 
-    def _release(
-        self, route: Route, connection: Connection, answer: Answer
-    ) -> None:
+    def _release(self, route: Route, connection: Connection, answer: Answer) -> None:
         """After an answer read whole: the connection back to the pool, unless it closes."""
         if answer.will_close:
             connection.close()
@@ -388,3 +423,11 @@ class ConnectionPool:
                 raise _Stale(error) from exc
             raise error from exc
         return answer
+
+
+def _target(request: Request) -> Target:
+    """Where ``request`` goes; a URL that is not absolute http(s) is a ValueError."""
+    target = parse_url(request.url)
+    if target is None:
+        raise ValueError(f"{request.url!r} is not an absolute http(s) URL")
+    return target
