@@ -83,6 +83,12 @@ class TaskService:
     def __init__(self, latency_ms: int) -> None:
         self.latency = latency_ms / 1000
         self.requests = 0
+        #: The paths asked for, in order; the most requests seen in flight at once.
+        self.paths: list[str] = []
+        self.in_flight = 0
+        self.most_in_flight = 0
+        #: (path, start, end) of each request answered, ``time.monotonic()``.
+        self.spans: list[tuple[str, float, float]] = []
         self._lock = threading.Lock()
         self._server = LoopbackHTTPServer(("127.0.0.1", 0), _handler(self))
         self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}/"
@@ -98,13 +104,34 @@ class TaskService:
         self._server.shutdown()
         self._server.server_close()
 
-    def count(self) -> None:
+    def count(self, path: str) -> None:
         with self._lock:
             self.requests += 1
+            self.paths.append(path)
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+
+    def answered(self, path: str, started: float) -> None:
+        with self._lock:
+            self.in_flight -= 1
+            self.spans.append((path, started, time.monotonic()))
+
+    def most_concurrent(self, prefix: str) -> int:
+        """The most requests for paths starting with ``prefix`` that were in flight at once."""
+        with self._lock:
+            spans = [(a, b) for path, a, b in self.spans if path.startswith(prefix)]
+        events = sorted([(a, 1) for a, _ in spans] + [(b, -1) for _, b in spans])
+        most = now = 0
+        for _, step in events:
+            now += step
+            most = max(most, now)
+        return most
 
     def reset(self) -> None:
         with self._lock:
-            self.requests = 0
+            self.requests = self.most_in_flight = 0
+            self.paths = []
+            self.spans = []
 
     def answer(self, path: str, query: dict[str, list[str]], accept: str) -> tuple[int, str, bytes]:
         """(status, media type, body) for a GET."""
@@ -179,10 +206,15 @@ def _handler(service: TaskService) -> type[BaseHTTPRequestHandler]:
                 counted = json.dumps({"requests": service.requests}).encode()
                 self._send(200, "application/json", counted)
                 return
-            service.count()
-            time.sleep(service.latency)
-            query = parse_qs(split.query)
-            self._send(*service.answer(split.path, query, self.headers.get("Accept", "")))
+            service.count(split.path)
+            started = time.monotonic()
+            try:
+                time.sleep(service.latency)
+                query = parse_qs(split.query)
+                answer = service.answer(split.path, query, self.headers.get("Accept", ""))
+            finally:
+                service.answered(split.path, started)
+            self._send(*answer)
 
         def do_DELETE(self) -> None:
             service.reset()

@@ -54,13 +54,23 @@ def max_in_flight_from_env() -> int:
 
 
 class InFlight:
-    """One counting semaphore per origin, made on first use; thread-safe."""
+    """One counting semaphore per origin, made on first use; thread-safe.
 
-    __slots__ = ("_lock", "_slots", "limit")
+    A request started early (`try_start`: written now, its answer read
+    later) keeps its slot until read. Its thread may send another request
+    before reading it (a service root sends its WADL request while its JSON
+    is on the way): that one does not wait for a slot when none is free, so
+    that no thread ever waits for a slot it holds itself. Such a thread may
+    so have one request more in flight than the limit, while it starts up.
+    """
+
+    __slots__ = ("_lock", "_slots", "_started", "limit")
 
     def __init__(self, limit: int) -> None:
         self.limit = check_max_in_flight(limit)
         self._slots: dict[Hashable, threading.Semaphore] = {}
+        #: (thread ident, origin) -> slots held for requests that thread started.
+        self._started: dict[tuple[int, Hashable], int] = {}
         self._lock = threading.Lock()
 
     def _slot(self, origin: Hashable) -> threading.Semaphore:
@@ -70,14 +80,45 @@ class InFlight:
                 slot = self._slots.setdefault(origin, threading.Semaphore(self.limit))
         return slot
 
-    def take(self, origin: Hashable) -> None:
-        """Wait for a free slot of ``origin`` and take it."""
-        self._slot(origin).acquire()
+    def take(self, origin: Hashable) -> bool:
+        """Wait for a free slot of ``origin`` and take it: True (`give` it back).
 
-    def try_take(self, origin: Hashable) -> bool:
-        """Take a slot of ``origin`` if one is free now; whether one was."""
-        return self._slot(origin).acquire(blocking=False)
+        False, at once, when none is free and this thread holds slots of
+        ``origin`` for requests it started: it goes without one.
+        """
+        slot = self._slot(origin)
+        if slot.acquire(blocking=False):
+            return True
+        with self._lock:
+            if self._started.get((threading.get_ident(), origin)):
+                return False
+        slot.acquire()
+        return True
+
+    def try_start(self, origin: Hashable) -> int | None:
+        """Take a slot of ``origin`` for a request started now, if one is free.
+
+        Returns the starter (this thread's ident, for `give_started`), or None.
+        """
+        if not self._slot(origin).acquire(blocking=False):
+            return None
+        starter = threading.get_ident()
+        with self._lock:
+            key = (starter, origin)
+            self._started[key] = self._started.get(key, 0) + 1
+        return starter
 
     def give(self, origin: Hashable) -> None:
-        """Give back a slot `take` or `try_take` took."""
+        """Give back a slot `take` took."""
+        self._slot(origin).release()
+
+    def give_started(self, origin: Hashable, starter: int) -> None:
+        """Give back a slot `try_start` took (from any thread)."""
+        with self._lock:
+            key = (starter, origin)
+            left = self._started.get(key, 0) - 1
+            if left > 0:
+                self._started[key] = left
+            else:
+                self._started.pop(key, None)
         self._slot(origin).release()

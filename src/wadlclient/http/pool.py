@@ -96,11 +96,14 @@ class _Sent(NamedTuple):
 class _PoolExchange:
     """`ConnectionPool.start`'s exchange: the answer is read when asked for."""
 
-    def __init__(self, pool: ConnectionPool, request: Request, timeout: Timeout, sent: _Sent):
+    def __init__(
+        self, pool: ConnectionPool, request: Request, timeout: Timeout, sent: _Sent, starter: int
+    ) -> None:
         self._pool = pool
         self._request = request
         self._timeout = timeout
         self._sent: _Sent | None = sent
+        self._starter = starter
 
     def result(self) -> Response:
         sent, self._sent = self._sent, None
@@ -109,13 +112,13 @@ class _PoolExchange:
         try:
             return self._pool.finish(self._request, self._timeout, sent)
         finally:
-            self._pool._in_flight.give(sent.target.origin)
+            self._pool._in_flight.give_started(sent.target.origin, self._starter)
 
     def discard(self) -> None:
         sent, self._sent = self._sent, None
         if sent is not None:
             sent.connection.close()
-            self._pool._in_flight.give(sent.target.origin)
+            self._pool._in_flight.give_started(sent.target.origin, self._starter)
 
 
 class ConnectionPool:
@@ -161,14 +164,15 @@ class ConnectionPool:
         It waits for a slot of its origin first (`limits`).
         """
         origin = _target(request).origin
-        self._in_flight.take(origin)
+        took = self._in_flight.take(origin)
         try:
             started = self._start(request, timeout)
             if started is None:
                 return self._fallback().send(request, timeout=timeout)
             return self._whole(request, *started)
         finally:
-            self._in_flight.give(origin)
+            if took:
+                self._in_flight.give(origin)
 
     def start(self, request: Request, *, timeout: Timeout) -> Exchange:
         """Write the request now; `Exchange.result` reads its answer (`StartingSender`).
@@ -177,17 +181,18 @@ class ConnectionPool:
         for: a thread starting several requests never waits for itself.
         """
         origin = _target(request).origin
-        if not self._in_flight.try_take(origin):
+        starter = self._in_flight.try_start(origin)
+        if starter is None:
             return finished(functools.partial(self.send, request, timeout=timeout))
         try:
             sent = self._send_request(request, timeout)
         except BaseException:
-            self._in_flight.give(origin)
+            self._in_flight.give_started(origin, starter)
             raise
         if sent is None:
-            self._in_flight.give(origin)
+            self._in_flight.give_started(origin, starter)
             return finished(functools.partial(self.send, request, timeout=timeout))
-        return _PoolExchange(self, request, timeout, sent)
+        return _PoolExchange(self, request, timeout, sent, starter)
 
     def finish(self, request: Request, timeout: Timeout, sent: _Sent) -> Response:
         """The whole answer to a request `start` wrote."""

@@ -14,12 +14,16 @@ watches the positions of the entries whose link ``name`` the loop reads
   one stride further (`FIRST_DISTANCE` up to `MAX_DISTANCE`, never more
   than `MAX_REACH` entries ahead).
 
-A guess the loop passes without reading it is wasted: when the loop
+A guess the loop passes without reading it is wasted. When the loop
 leaves the stride, the distance halves and the next pattern must be seen
-once more before it is trusted; a detector that has wasted more than
-`WASTE_ALLOWANCE` guesses plus a tenth of its reads guesses no more. So
-a loop with no pattern costs nothing, and one that changes pattern wastes
-a bounded part of what it reads.
+once more before it is trusted; and once anything was wasted, the guesses
+out at a time are bounded by what is left of the waste allowed,
+`WASTE_ALLOWANCE` plus a tenth of the reads, so that a detector that keeps
+guessing wrong guesses no more until the loop's reads have earned it. A
+loop with no pattern costs nothing; a loop that keeps to its stride wastes
+nothing but the guesses out when it stops (at most the distance); one
+that changes pattern wastes, beyond its first change, about a tenth of
+what it reads.
 """
 
 from __future__ import annotations
@@ -30,13 +34,14 @@ __all__ = ["FIRST_DISTANCE", "MAX_DISTANCE", "MAX_REACH", "WASTE_ALLOWANCE", "St
 
 #: Strides guessed ahead when a pattern is first trusted.
 FIRST_DISTANCE = 4
-#: Strides guessed ahead at most, once the guesses are being read.
-MAX_DISTANCE = 64
+#: Strides guessed ahead at most, once the guesses are being read (8 requests in
+#: flight need no more, even when some guesses are entries met before).
+MAX_DISTANCE = 32
 #: Entries guessed ahead at most, whatever the stride (entries are held until reached).
 MAX_REACH = 256
 #: Times a stride must be seen in a row before it is trusted, at most (after failures).
 MAX_NEED = 4
-#: Guesses a detector may waste beyond a tenth of its reads before it stops guessing.
+#: Guesses a detector may waste beyond a tenth of its reads, once it has wasted some.
 WASTE_ALLOWANCE = 2
 
 
@@ -77,12 +82,13 @@ class Stride:
     def trusted(self) -> bool:
         """Whether the stride has been seen often enough to guess along it."""
         need = self.need if self.stride == 1 else self.need + 1
-        return self.seen >= need and not self.exhausted
+        return self.seen >= need and self.reach() > 0
 
-    @property
-    def exhausted(self) -> bool:
-        """Whether it has wasted too much to guess any more."""
-        return self.wasted > WASTE_ALLOWANCE + self.reads // 10
+    def reach(self) -> int:
+        """Strides it may guess ahead: the distance, within the waste left once some was wasted."""
+        if not self.wasted:
+            return self.distance
+        return min(self.distance, WASTE_ALLOWANCE + self.reads // 10 - self.wasted)
 
     def read(self, index: int, end: int | None = None) -> list[int]:
         """The loop reads the link of entry ``index``: the entries to fetch it for now.
@@ -139,7 +145,7 @@ class Stride:
         """The entries on the stride after ``index``, up to the distance, not guessed before."""
         stride = self.stride
         first = max(1, (self.frontier - index) // stride + 1)
-        last = min(self.distance, MAX_REACH // stride)
+        last = min(self.reach(), MAX_REACH // stride)
         guesses = [index + k * stride for k in range(first, last + 1)]
         if end is not None:
             guesses = [guess for guess in guesses if guess < end]
