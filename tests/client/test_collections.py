@@ -131,7 +131,9 @@ def test_a_slice_fetches_only_the_pages_it_needs(
     found = recipes[6:8]
 
     assert len(found) == 2
-    assert wire_with_query(service) == [("GET", f"/{version}/recipes", "ws.start=6&ws.size=2", 200)]
+    assert wire_with_query(service) == [
+        ("GET", f"/{version}/recipes", "ws.start=6&ws.size=2", 200)
+    ]
 
 
 # -- rules 3 and 4: slice bounds -------------------------------------------------
@@ -246,7 +248,9 @@ def test_rule_6_a_slice_past_the_first_page_reuses_it(
     found = recipes[3:7]
 
     assert [r.id for r in found] == list(PUBLIC_RECIPE_IDS[3:7])
-    assert wire_with_query(service) == [("GET", f"/{version}/recipes", "ws.start=5&ws.size=2", 200)]
+    assert wire_with_query(service) == [
+        ("GET", f"/{version}/recipes", "ws.start=5&ws.size=2", 200)
+    ]
 
 
 def test_named_operation_result_slices_from_its_first_page(
@@ -344,13 +348,10 @@ def _sized_by_link_app(seen: list[str], size: int) -> Starlette:
         seen.append(request.url.path)
         base = f"{request.base_url}1.0/"
         if EXAMPLE_WADL_MEDIA_TYPE in request.headers.get("accept", ""):
-            return Response(
-                generate_wadl(base, EXAMPLE_WADL_MEDIA_TYPE), media_type=EXAMPLE_WADL_MEDIA_TYPE
-            )
-        document = {
-            "recipes_collection_link": f"{base}recipes",
-            "resource_type_link": f"{base}#service-root",
-        }
+            return Response(generate_wadl(base, EXAMPLE_WADL_MEDIA_TYPE),
+                            media_type=EXAMPLE_WADL_MEDIA_TYPE)
+        document = {"recipes_collection_link": f"{base}recipes",
+                    "resource_type_link": f"{base}#service-root"}
         return Response(json.dumps(document), media_type="application/json")
 
     async def recipes(request: Request) -> Response:
@@ -368,13 +369,11 @@ def _sized_by_link_app(seen: list[str], size: int) -> Starlette:
         seen.append(request.url.path)
         return Response(json.dumps(size), media_type="application/json")
 
-    return Starlette(
-        routes=[
-            Route("/1.0/", service_root),
-            Route("/1.0/recipes", recipes),
-            Route("/1.0/recipes/size", recipes_size),
-        ]
-    )
+    return Starlette(routes=[
+        Route("/1.0/", service_root),
+        Route("/1.0/recipes", recipes),
+        Route("/1.0/recipes/size", recipes_size),
+    ])
 
 
 def test_len_follows_total_size_link() -> None:

@@ -36,15 +36,17 @@ def test_a_read_only_operation_is_a_get_with_json_encoded_query_arguments(
 ) -> None:
     root.cookbooks.find_recipes(search="1.234")
 
-    ((method, path, query, status),) = wire_with_query(service)
+    (method, path, query, status), = wire_with_query(service)
     assert (method, path, status) == ("GET", f"/{version}/cookbooks", 200)
     assert urllib.parse.parse_qs(query) == {"search": ['"1.234"'], "ws.op": ["find_recipes"]}
 
 
-def test_an_option_value_is_sent_as_it_is(root: ServiceRoot, service: RunningService) -> None:
+def test_an_option_value_is_sent_as_it_is(
+    root: ServiceRoot, service: RunningService
+) -> None:
     found = root.cookbooks.find_for_cuisine(cuisine="General")
 
-    ((_, _, query, _),) = wire_with_query(service)
+    (_, _, query, _), = wire_with_query(service)
     assert urllib.parse.parse_qs(query)["cuisine"] == ["General"]
     assert {cookbook.cuisine for cookbook in found} == {"General"}
 
@@ -78,7 +80,9 @@ def test_an_entry_operation_uses_the_entry_url(
     assert {recipe.cookbook.name for recipe in found} == {FEATURED_COOKBOOK}
 
 
-def test_positional_arguments_are_a_type_error(root: ServiceRoot, service: RunningService) -> None:
+def test_positional_arguments_are_a_type_error(
+    root: ServiceRoot, service: RunningService
+) -> None:
     with pytest.raises(TypeError, match="keyword arguments only"):
         root.cookbooks.find_recipes("e")
 
@@ -146,12 +150,14 @@ def test_a_string_where_a_number_is_expected_is_refused_by_the_server(root: Serv
         root.cookbooks.create(**arguments)
 
 
-def test_an_entry_argument_is_sent_as_its_link(root: ServiceRoot, service: RunningService) -> None:
+def test_an_entry_argument_is_sent_as_its_link(
+    root: ServiceRoot, service: RunningService
+) -> None:
     cookbook = root.cookbooks(FEATURED_COOKBOOK)
 
     root.cookbooks.find_recipes(search=cookbook)
 
-    ((_, _, query, _),) = wire_with_query(service)
+    (_, _, query, _), = wire_with_query(service)
     assert urllib.parse.parse_qs(query)["search"] == [f'"{cookbook}"']
 
 

@@ -211,9 +211,7 @@ def _wadl_broken_after_its_root_app(seen: list[str]) -> Starlette:
         seen.append(accept)
         if "wadl" not in accept:
             return Response(json.dumps({"resource_type_link": "x"}), media_type=accept)
-        wadl = (
-            b'<application xmlns="http://research.sun.com/wadl/2006/10"><resources></application>'
-        )
+        wadl = b'<application xmlns="http://research.sun.com/wadl/2006/10"><resources></application>'
         return Response(wadl, media_type=accept)
 
     return Starlette(routes=[Route("/1.0/", root)])

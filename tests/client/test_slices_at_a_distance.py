@@ -56,7 +56,7 @@ def test_at_most_slice_depth_pages_are_in_flight(far: RunningService) -> None:
         recipes, ids = _held(root)
         far.journal.clear()
 
-        found = recipes[0 : len(ids)]
+        found = recipes[0:len(ids)]
 
         assert [recipe.id for recipe in found] == ids
         assert len(_pages(far)) == -(-(len(ids) - 5) // 5)

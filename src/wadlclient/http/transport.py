@@ -119,16 +119,12 @@ class Transport:
         self._authorizer = authorizer
         self._cache = cache
         self._max_redirects = max_redirects
-        self._retry = (
-            retry
-            if retry is not None
-            else Retry(
-                total=max_retries,
-                backoff_max=max_backoff,
-                retry_after_max=max_retry_after,
-                methods=frozenset(m.upper() for m in retry_methods),
-                jitter=jitter,
-            )
+        self._retry = retry if retry is not None else Retry(
+            total=max_retries,
+            backoff_max=max_backoff,
+            retry_after_max=max_retry_after,
+            methods=frozenset(m.upper() for m in retry_methods),
+            jitter=jitter,
         )
         self._deadline = deadline
         self._max_body = max_body
@@ -139,7 +135,9 @@ class Transport:
         self._user_agent = build_user_agent(base_client_name, params)
         self._fixed_headers = fixed_headers(self._user_agent)
         self._timeout = Timeout.of(timeout)
-        self._sender = sender if sender is not None else make_sender(pool, client, max_body, verify)
+        self._sender = (
+            sender if sender is not None else make_sender(pool, client, max_body, verify)
+        )
         self._owns_sender = client is None
         self._closed = False
         self._flights = Flights()
@@ -460,6 +458,7 @@ class Transport:
         return timeout_left(self._timeout, self._deadline, end, request)
 
 
+
 def _discarder(started: list[Exchange | None]) -> Callable[[], None]:
     """What gives up an answer begun early: closes its exchange, if one was put on the wire."""
 
@@ -489,3 +488,4 @@ def _flight_key(
     if method != "GET" or body is not None or headers or not follow_redirects:
         return None
     return url, accept, use_cache
+

@@ -296,15 +296,8 @@ class ServiceRoot(Resource):
             type_link = schema.app.root_resource_type or _DEFAULT_ROOT_TYPE
         info = schema.type_info(type_link)
         session = Session(
-            transport,
-            schema,
-            http_cache,
-            url,
-            self.RESOURCE_TYPE_CLASSES,
-            info.id,
-            look_ahead,
-            self.CONVENTIONS,
-            limit,
+            transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id, look_ahead,
+            self.CONVENTIONS, limit,
         )
         super().__init__(session, url, info, document)
 
