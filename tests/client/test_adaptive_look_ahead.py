@@ -156,6 +156,11 @@ def _no_link(root: ServiceRoot) -> None:
     [recipe.id for recipe in root.recipes]
 
 
+def _links_not_followed(root: ServiceRoot) -> None:
+    """Each recipe's dish, never read: the loop compares them, it fetches none."""
+    [recipe.dish for recipe in root.recipes]
+
+
 @pytest.mark.parametrize(
     "loop",
     [
@@ -164,6 +169,7 @@ def _no_link(root: ServiceRoot) -> None:
         _two_links_on_alternate_entries,
         _one_link_on_even_entries_another_on_odd,
         _no_link,
+        _links_not_followed,
     ],
 )
 def test_a_sparse_loop_sends_no_more_than_a_tenth_over_its_own_reads(

@@ -225,12 +225,14 @@ class _Walk:
 class _Stream:
     """Entries in the order a loop reaches them, and a detector per link read on them."""
 
-    __slots__ = ("_children", "_detectors", "walk")
+    __slots__ = ("_children", "_detectors", "_made", "walk")
 
     def __init__(self, walk: _Walk) -> None:
         self.walk = walk
         self._detectors: dict[str, Stride] = {}
         self._children: dict[str, _LinkStream] = {}
+        #: Per link, the entry the last read made (not fetched ahead): did the loop use it?
+        self._made: dict[str, Resource] = {}
 
     def entry(self, index: int, pull: bool = False) -> Resource | None:
         """The entry at ``index`` if it is here (``pull``: taken from the walk if need be)."""
@@ -257,13 +259,17 @@ class _Stream:
             detector = self._detectors.get(name)
             if detector is None:
                 detector = self._detectors[name] = Stride()
-            guesses = detector.read(index, self.end())
+            made = self._made.pop(name, None)
+            used = made is None or is_fetched(made)
+            guesses = detector.read(index, self.end(), used)
         for guess in guesses:
             self.want(guess, name, pull=True)
         if target is None:
             target = walk.take(_Linker(self, index, entry, descriptor), url)
         if target is None:
             target = cast(Resource, walk.session.entry(url, descriptor.link_type))
+            with walk.lock:
+                self._made[name] = target
         _place(target, self.child(name), index)
         return target
 

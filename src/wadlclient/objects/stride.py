@@ -90,12 +90,15 @@ class Stride:
             return self.distance
         return min(self.distance, WASTE_ALLOWANCE + self.reads // 10 - self.wasted)
 
-    def read(self, index: int, end: int | None = None) -> list[int]:
+    def read(self, index: int, end: int | None = None, used: bool = True) -> list[int]:
         """The loop reads the link of entry ``index``: the entries to fetch it for now.
 
         ``end``: the number of entries, when known (nothing is guessed past
-        it). A read of the entry read last changes nothing; a read before
-        it starts the pattern anew (a second pass over a slice).
+        it). ``used``: whether the loop read the entry the last read led to
+        (fetched it); a loop that only reads links (to compare URLs, say)
+        shows no pattern worth a request. A read of the entry read last
+        changes nothing; a read before it starts the pattern anew (a second
+        pass over a slice).
         """
         last = self.last
         if last is not None and index <= last:
@@ -105,7 +108,9 @@ class Stride:
         self.reads += 1
         hit, missed = self._settle(index)
         broke = False
-        if last is not None:
+        if last is not None and not used:
+            self.stride, self.seen = 0, 0
+        elif last is not None:
             delta = index - last
             if delta == self.stride:
                 self.seen += 1
