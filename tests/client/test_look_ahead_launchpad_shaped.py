@@ -89,16 +89,32 @@ def test_a_failed_fetch_ahead_raises_that_entrys_own_error_when_its_link_is_read
 
 
 class _Missing(TaskService):
-    """The task service, but one bug is gone (404)."""
+    """The task service, but one bug is gone (404), or the page of tasks from an offset."""
 
-    def __init__(self, latency_ms: int, missing: int) -> None:
+    def __init__(self, latency_ms: int, missing: int = 0, missing_page: int = -1) -> None:
         super().__init__(latency_ms)
         self.missing = f"/1.0/bugs/{missing}"
+        self.missing_page = str(missing_page)
 
     def answer(self, path: str, query: dict[str, list[str]], accept: str) -> tuple[int, str, bytes]:
-        if path == self.missing:
+        if path == self.missing or query.get("ws.start") == [self.missing_page]:
             return 404, "text/plain", b"Object: None, name: " + path.encode()
         return super().answer(path, query, accept)
+
+
+def test_a_page_that_fails_while_the_look_ahead_takes_entries_early_fails_where_the_loop_is() -> (
+    None
+):
+    with _Missing(latency_ms=20, missing_page=75) as service, _root(service) as root:
+        titles: list[str] = []
+
+        with pytest.raises(NotFound):
+            for task in root.bugs.searchTasks():
+                titles.append(task.bug.title)
+
+    # The look-ahead met the failed page while taking entries ahead of the loop;
+    # the loop read every entry before it, and the walk raised there, not a link read.
+    assert len(titles) == 75
 
 
 # -- the in-flight limit, whoever sends -----------------------------------------

@@ -23,6 +23,7 @@ A walk stopped early (``break``) drops the fetches not yet sent.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import threading
@@ -139,7 +140,9 @@ class _Fetcher:
                     self._running -= 1
                     return
                 job = heapq.heappop(self._queue)[2]
-            self._walk.run(job)
+            # A guess that went wrong is dropped, as if never made: its entry reads as usual.
+            with contextlib.suppress(Exception):
+                self._walk.run(job)
 
     def drop(self) -> list[_Job]:
         """Take the jobs not started yet off the queue; they are returned, never sent."""
@@ -197,15 +200,17 @@ class _Walk:
     def run(self, job: _Job) -> None:
         """A worker's turn: fetch; attach to the entries waiting; fetch what they want next."""
         ok = fetched_quietly(job.target)
-        with self.lock:
-            self.pending.pop(job.url, None)
-            linkers, job.linkers = job.linkers, []
-            if ok:
-                self.memory.keep(job.target)
-                for linker in linkers:
-                    attach(linker.entry, linker.descriptor.key, job.target)
-            job.ok = ok
-        job.done.set()
+        try:
+            with self.lock:
+                self.pending.pop(job.url, None)
+                linkers, job.linkers = job.linkers, []
+                if ok:
+                    self.memory.keep(job.target)
+                    for linker in linkers:
+                        attach(linker.entry, linker.descriptor.key, job.target)
+                job.ok = ok
+        finally:
+            job.done.set()
         if not ok or not linkers:
             return
         first = linkers[0]
