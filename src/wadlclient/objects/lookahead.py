@@ -4,8 +4,8 @@
 per task. The entries of a walk or a slice form a stream (`_Entries`),
 and the targets of a link of a stream form a stream in turn
 (`_LinkStream`: the bugs of the tasks, the owners of the bugs), each entry
-at its place (`_Place`: its stream and index). Every read of a link of
-a placed entry goes to its stream, whose detector for that link
+at its place (its stream in ``_group``, its index in ``_at``). Every read
+of a link of a placed entry goes to its stream, whose detector for that link
 (`stride.Stride`) decides whether the loop has shown a pattern; until it
 has, the read is answered as it would be without the look-ahead, and
 nothing else is sent. Once it has, the same link of the entries the loop
@@ -59,25 +59,11 @@ _E = TypeVar("_E")
 _SWEEP_AT = 64
 
 
-class _Place:
-    """Where an entry sits: its stream and index (`resource.Group`, held in ``_group``)."""
-
-    __slots__ = ("index", "stream")
-
-    def __init__(self, stream: _Stream, index: int) -> None:
-        self.stream = stream
-        self.index = index
-
-    def read(
-        self, entry: Resource, descriptor: Field, url: str, target: Resource | None
-    ) -> Resource:
-        return self.stream.read(self.index, entry, descriptor, url, target)
-
-
 def _place(entry: Resource, stream: _Stream, index: int) -> None:
     """Give ``entry`` its place, unless it has one (an owner many bugs share keeps the first)."""
     if entry._group is None:
-        object.__setattr__(entry, "_group", _Place(stream, index))
+        object.__setattr__(entry, "_group", stream)
+        object.__setattr__(entry, "_at", index)
 
 
 class _Linker(NamedTuple):
@@ -256,10 +242,14 @@ class _Stream:
         return child
 
     def read(
-        self, index: int, entry: Resource, descriptor: Field, url: str, target: Resource | None
+        self, entry: Resource, descriptor: Field, url: str, target: Resource | None
     ) -> Resource:
-        """Link ``descriptor`` of entry ``index`` is read: the target to return, guesses sent."""
-        walk, name = self.walk, descriptor.name
+        """Link ``descriptor`` of ``entry`` (placed here) is read: the target to return.
+
+        The `resource.Group` hook. Guesses are sent first, then the read waits
+        for its own target if the look-ahead is fetching it.
+        """
+        walk, name, index = self.walk, descriptor.name, entry._at
         with walk.lock:
             detector = self._detectors.get(name)
             if detector is None:
@@ -344,16 +334,19 @@ class _Entries(_Stream):
         self._count = 0
         self._sweep_at = _SWEEP_AT
         self._error: Exception | None = None
-        self._taking = threading.RLock()
+        self._taking = threading.Lock()
 
     def add(self, entry: Resource) -> Resource:
-        """Place ``entry`` after the others."""
+        """Place ``entry`` after the others (`_place`, inline: a walk does it for every entry)."""
         index = self._count
-        self._count += 1
-        _place(entry, self, index)
-        self._places[index] = weakref.ref(entry)
-        if len(self._places) >= self._sweep_at:
-            self._places = {i: ref for i, ref in self._places.items() if ref() is not None}
+        self._count = index + 1
+        if entry._group is None:
+            object.__setattr__(entry, "_group", self)
+            object.__setattr__(entry, "_at", index)
+        places = self._places
+        places[index] = weakref.ref(entry)
+        if len(places) >= self._sweep_at:
+            self._places = {i: ref for i, ref in places.items() if ref() is not None}
             self._sweep_at = max(_SWEEP_AT, 2 * len(self._places))
         return entry
 
@@ -384,24 +377,29 @@ class _Entries(_Stream):
                 self._ahead.append(self.add(entry))
 
     def hand_out(self) -> Iterator[Resource]:
-        """The walk's entries, in order, each placed; fetches not sent are dropped on ``break``."""
+        """The walk's entries, in order, each placed; fetches not sent are dropped on ``break``.
+
+        One at a time, as the loop asks: taking more would fetch the next
+        page sooner than a loop that stops near a page's end needs it. The
+        common case (nothing taken ahead) is written out: it runs per entry.
+        """
+        ahead, taking, add = self._ahead, self._taking, self.add
         try:
             while True:
-                with self._taking:
-                    if self._ahead:
-                        entry: Resource | None = self._ahead.popleft()
-                    elif self._source is not None:
-                        entry = next(self._source, None)
-                        if entry is None:
-                            self._source = None
-                        else:
-                            self.add(entry)
-                    else:
-                        entry = None
-                if entry is None:
+                if ahead:
+                    yield ahead.popleft()
+                    continue
+                with taking:
+                    source = self._source
+                    entry = None if source is None or ahead else next(source, None)
+                    if entry is not None:
+                        add(entry)
+                    elif not ahead:
+                        self._source = None
+                if entry is not None:
+                    yield entry
+                elif not ahead:
                     break
-                yield entry
-                del entry
             if self._error is not None:
                 error, self._error = self._error, None
                 raise error

@@ -179,15 +179,17 @@ class Group(Protocol):
 class Resource:
     """Something at a URL of the service, described by a WADL resource type."""
 
-    __slots__ = ("__weakref__", "_group", "_linked", "_session", "_state", "_url")
+    __slots__ = ("__weakref__", "_at", "_group", "_linked", "_session", "_state", "_url")
 
     _session: SessionLike
     _url: str
     _state: ResourceState
     #: Link targets fetched ahead, by link key (None: none).
     _linked: dict[str, Resource] | None
-    #: Its place in the look-ahead (None: not handed out by a walk or a slice, or off).
+    #: Its stream in the look-ahead (None: not handed out by a walk or a slice, or off).
     _group: Group | None
+    #: Its index in that stream (set with ``_group`` by the adaptive look-ahead only).
+    _at: int
 
     def __init__(
         self,
