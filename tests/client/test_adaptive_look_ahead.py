@@ -87,6 +87,20 @@ def test_an_n_plus_one_walk_sends_its_pages_and_each_distinct_link_about_once(
     assert sent <= pages + distinct + 3
 
 
+def test_an_n_plus_one_loop_over_a_list_a_walk_made_reads_ahead_too(far: RunningService) -> None:
+    distinct = len(set(_links(far, "dish", 200)))
+    with ServiceRoot(None, far.base_url) as root:
+        recipes = list(root.recipes)
+        far.journal.clear()
+
+        names = [recipe.dish.name for recipe in recipes]
+
+        sent = len(far.journal.entries())
+    assert len(names) == len(recipes)
+    assert sent <= distinct + 3
+    assert far.journal.most_concurrent() > 1
+
+
 # -- off, by the argument or the environment -------------------------------------
 
 

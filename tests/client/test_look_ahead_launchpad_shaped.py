@@ -10,6 +10,7 @@ client can send fewer than 620 requests plus its pages for the N+1 loop
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -66,6 +67,22 @@ def test_every_tenth_tasks_bug_is_fetched_ahead_on_its_stride_and_nothing_else(
     bugs = [p for p in tasks_far.paths if p.startswith("/1.0/bugs/")]
     assert sorted(bugs) == sorted(f"/1.0/bugs/{n + 1}" for n in range(0, TASKS, 10))
     assert tasks_far.requests == PAGES + TASKS // 10
+
+
+def test_a_walk_stopped_by_break_drops_the_fetches_not_sent_yet(tasks_far: TaskService) -> None:
+    with _root(tasks_far, max_in_flight=2) as root:
+        tasks_far.reset()
+
+        for n, task in enumerate(root.bugs.searchTasks()):
+            task.bug.title  # noqa: B018
+            if n == 39:
+                break
+        time.sleep(0.5)  # what was queued would have been sent by now
+
+    bugs = [p for p in tasks_far.paths if p.startswith("/1.0/bugs/")]
+    # 40 read; the 2 in flight when the loop stopped may be more; the guesses
+    # queued behind them (about 30 by then) are never sent.
+    assert 40 <= len(bugs) <= 40 + 4
 
 
 def test_a_failed_fetch_ahead_raises_that_entrys_own_error_when_its_link_is_read() -> None:
