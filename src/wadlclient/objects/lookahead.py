@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import heapq
 import itertools
+import sys
 import threading
 import weakref
 from collections import deque
@@ -51,12 +52,15 @@ from wadlclient.objects.resource import (
 from wadlclient.objects.stride import MAX_REACH, Stride
 from wadlclient.schema import Field
 
-__all__ = ["sliced", "walked"]
+__all__ = ["FOUND_FIRST", "sliced", "walked"]
 
 _E = TypeVar("_E")
 
 #: A walk's registry of places is swept of entries gone once it holds this many.
 _SWEEP_AT = 64
+#: Entries of a walk found by index once handed out, the first so many: a weak
+#: reference each costs more than the rest of placing an entry.
+FOUND_FIRST = 1024
 
 
 def _place(entry: Resource, stream: _Stream, index: int) -> None:
@@ -74,9 +78,9 @@ class _Linker(NamedTuple):
     entry: Resource
     descriptor: Field
 
-    def arrived(self) -> None:
+    def arrived(self, target: Resource) -> None:
         """The link's target is attached: the links wanted of it in turn are fetched."""
-        self.stream.child(self.descriptor.name).arrived(self.at)
+        self.stream.child(self.descriptor.name).arrived(self.at, target)
 
 
 class _Job:
@@ -164,9 +168,9 @@ class _Walk:
                 target = self.session.entry(url, linker.descriptor.link_type)
                 job = self.pending[url] = _Job(url, target, linker.at)
                 job.linkers.append(linker)
-        if job is None:
-            linker.arrived()
-        else:
+        if known is not None:
+            linker.arrived(known)
+        elif job is not None:
             self.fetcher.submit(job)
 
     def take(self, linker: _Linker, url: str) -> Resource | None:
@@ -202,7 +206,7 @@ class _Walk:
         first = linkers[0]
         _place(job.target, first.stream.child(first.descriptor.name), first.at)
         for linker in linkers:
-            linker.arrived()
+            linker.arrived(job.target)
 
     def drop_queued(self) -> None:
         """Drop the fetches not sent yet (the loop stopped): their waiters read as usual."""
@@ -258,7 +262,7 @@ class _Stream:
             used = made is None or is_fetched(made)
             guesses = detector.read(index, self.end(), used)
         for guess in guesses:
-            self.want(guess, name, pull=True)
+            self.want(guess, name)
         if target is None:
             target = walk.take(_Linker(self, index, entry, descriptor), url)
         if target is None:
@@ -268,9 +272,14 @@ class _Stream:
         _place(target, self.child(name), index)
         return target
 
-    def want(self, index: int, name: str, pull: bool = False) -> None:
-        """Fetch link ``name`` of entry ``index`` ahead, if the entry is here and it is not held."""
-        entry = self.entry(index, pull)
+    def want(self, index: int, name: str, entry: Resource | None = None) -> None:
+        """Fetch link ``name`` of entry ``index`` ahead, if the entry is here and it is not held.
+
+        ``entry``: the entry at ``index`` when the caller has it (else it is
+        looked for, and taken from the walk if need be: on the loop's thread).
+        """
+        if entry is None:
+            entry = self.entry(index, pull=True)
         if entry is None or not is_fetched(entry):
             return
         try:
@@ -281,14 +290,14 @@ class _Stream:
         if found is not None:
             self.walk.fetch(_Linker(self, index, entry, found[1]), found[0])
         elif held is not None:
-            self.child(name).arrived(index)
+            self.child(name).arrived(index, held)
 
-    def arrived(self, index: int) -> None:
-        """The entry at ``index`` is here now: fetch the links wanted of it."""
+    def arrived(self, index: int, entry: Resource) -> None:
+        """``entry``, at ``index``, is here now (fetched ahead): fetch the links wanted of it."""
         with self.walk.lock:
             wanted = [name for name, d in self._detectors.items() if d.wants(index)]
         for name in wanted:
-            self.want(index, name)
+            self.want(index, name, entry)
 
 
 class _LinkStream(_Stream):
@@ -317,20 +326,24 @@ class _LinkStream(_Stream):
 class _Entries(_Stream):
     """A slice's entries, or a walk's as it hands them out and as the look-ahead takes them early.
 
-    Entries are found by index through weak references, so the stream
-    holds none the program has let go of, but for those taken from the walk
-    ahead of the loop (at most `MAX_REACH`). Only the loop's thread takes
-    entries from the walk; an error of the walk met early is raised when
-    the loop reaches it.
+    Entries are found by index through weak references (all of a slice's;
+    the first `FOUND_FIRST` of a walk's, enough for a list made of a walk
+    and looped over after), so that the stream holds none the program has
+    let go of; and those taken from the walk ahead of the loop (at most
+    `MAX_REACH`). Only the loop's thread takes entries from the walk; an
+    error of the walk met early is raised when the loop reaches it.
     """
 
-    __slots__ = ("_ahead", "_count", "_error", "_places", "_source", "_sweep_at", "_taking")
+    __slots__ = (
+        "_ahead", "_count", "_error", "_found", "_places", "_source", "_sweep_at", "_taking",
+    )  # fmt: skip
 
     def __init__(self, walk: _Walk, source: Iterator[Resource] | None = None) -> None:
         super().__init__(walk)
         self._source = source
         self._ahead: deque[Resource] = deque()
         self._places: dict[int, weakref.ref[Resource]] = {}
+        self._found = FOUND_FIRST if source is not None else sys.maxsize
         self._count = 0
         self._sweep_at = _SWEEP_AT
         self._error: Exception | None = None
@@ -343,38 +356,44 @@ class _Entries(_Stream):
         if entry._group is None:
             object.__setattr__(entry, "_group", self)
             object.__setattr__(entry, "_at", index)
-        places = self._places
-        places[index] = weakref.ref(entry)
-        if len(places) >= self._sweep_at:
-            self._places = {i: ref for i, ref in places.items() if ref() is not None}
-            self._sweep_at = max(_SWEEP_AT, 2 * len(self._places))
+        if index < self._found:
+            places = self._places
+            places[index] = weakref.ref(entry)
+            if len(places) >= self._sweep_at:
+                self._places = {i: ref for i, ref in places.items() if ref() is not None}
+                self._sweep_at = max(_SWEEP_AT, 2 * len(self._places))
         return entry
 
     def entry(self, index: int, pull: bool = False) -> Resource | None:
         ref = self._places.get(index)
-        if ref is None and pull and index >= self._count:
-            self._take_ahead(index)
-            ref = self._places.get(index)
-        return None if ref is None else ref()
+        if ref is not None:
+            return ref()
+        if self._found == sys.maxsize:
+            return None
+        with self._taking:
+            if pull and index >= self._count:
+                self._take_ahead(index)
+            ahead = self._ahead
+            at = index - (self._count - len(ahead))
+            return ahead[at] if 0 <= at < len(ahead) else None
 
     def end(self) -> int | None:
         return self._count if self._source is None else None
 
     def _take_ahead(self, index: int) -> None:
-        """Take entries from the walk until ``index`` is among them (or the walk ends)."""
-        with self._taking:
-            while self._source is not None and self._count <= index:
-                if len(self._ahead) >= MAX_REACH:
-                    return
-                try:
-                    entry = next(self._source, None)
-                except Exception as error:
-                    self._error, self._source = error, None
-                    return
-                if entry is None:
-                    self._source = None
-                    return
-                self._ahead.append(self.add(entry))
+        """Take entries from the walk until ``index`` is among them, or the walk ends (locked)."""
+        while self._source is not None and self._count <= index:
+            if len(self._ahead) >= MAX_REACH:
+                return
+            try:
+                entry = next(self._source, None)
+            except Exception as error:
+                self._error, self._source = error, None
+                return
+            if entry is None:
+                self._source = None
+                return
+            self._ahead.append(self.add(entry))
 
     def hand_out(self) -> Iterator[Resource]:
         """The walk's entries, in order, each placed; fetches not sent are dropped on ``break``.
