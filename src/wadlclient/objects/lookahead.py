@@ -86,9 +86,10 @@ class _Linker(NamedTuple):
 class _Job:
     """One URL fetched ahead, and the entries waiting for it."""
 
-    __slots__ = ("done", "linkers", "ok", "priority", "target", "url")
+    __slots__ = ("done", "linkers", "ok", "priority", "target", "url", "walk")
 
-    def __init__(self, url: str, target: Resource, priority: int) -> None:
+    def __init__(self, walk: _Walk, url: str, target: Resource, priority: int) -> None:
+        self.walk = walk
         self.url = url
         self.target = target
         self.priority = priority
@@ -101,13 +102,14 @@ class _Fetcher:
     """Jobs run lowest index first on at most ``workers`` daemon threads, started on demand.
 
     A thread ends when no job waits, so an idle walk holds none; none
-    outlives the process (the pool's own timeouts bound each request).
+    outlives the process (the pool's own timeouts bound each request). It
+    knows its walk only through the jobs queued, so that a walk done with
+    is freed at once, not by the cycle collector.
     """
 
-    __slots__ = ("_lock", "_order", "_queue", "_running", "_walk", "_workers")
+    __slots__ = ("_lock", "_order", "_queue", "_running", "_workers")
 
-    def __init__(self, walk: _Walk, workers: int) -> None:
-        self._walk = walk
+    def __init__(self, workers: int) -> None:
         self._workers = workers
         self._running = 0
         self._queue: list[tuple[int, int, _Job]] = []
@@ -132,7 +134,7 @@ class _Fetcher:
                 job = heapq.heappop(self._queue)[2]
             # A guess that went wrong is dropped, as if never made: its entry reads as usual.
             with contextlib.suppress(Exception):
-                self._walk.run(job)
+                job.walk.run(job)
 
     def drop(self) -> list[_Job]:
         """Take the jobs not started yet off the queue; they are returned, never sent."""
@@ -152,7 +154,7 @@ class _Walk:
         self.lock = threading.RLock()
         self.memory = WalkMemory()
         self.pending: dict[str, _Job] = {}
-        self.fetcher = _Fetcher(self, max(1, session.max_in_flight))
+        self.fetcher = _Fetcher(max(1, session.max_in_flight))
 
     def fetch(self, linker: _Linker, url: str) -> None:
         """Fetch ``url`` for ``linker``: from memory, by joining a job, or by a new job."""
@@ -166,7 +168,7 @@ class _Walk:
                 attach(linker.entry, linker.descriptor.key, known)
             else:
                 target = self.session.entry(url, linker.descriptor.link_type)
-                job = self.pending[url] = _Job(url, target, linker.at)
+                job = self.pending[url] = _Job(self, url, target, linker.at)
                 job.linkers.append(linker)
         if known is not None:
             linker.arrived(known)
