@@ -1,4 +1,6 @@
-"""Links of many entries fetched together: explicit `prefetch` and the automatic look-ahead.
+"""Links of many entries fetched together: explicit `prefetch` and the fixed look-ahead.
+
+The adaptive look-ahead, the default: test_adaptive_look_ahead.py.
 
 The example service answers each request after 300 ms here, so requests
 sent together are seen in flight together in its journal, and a loop that
@@ -91,7 +93,7 @@ def test_a_link_that_is_not_one_is_a_clear_error(far: RunningService) -> None:
         root.recipes[:2].prefetch("dishh")
 
 
-def test_the_look_ahead_is_off_by_default(far: RunningService) -> None:
+def test_one_link_read_alone_sends_only_that_link_by_default(far: RunningService) -> None:
     with ServiceRoot(None, far.base_url) as root:
         recipes = root.recipes[:40]
         far.journal.clear()

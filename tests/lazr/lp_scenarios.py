@@ -128,6 +128,23 @@ def looked_ahead_owners(service_root: str, directory: str) -> dict[str, Any]:
     return {"owners": [bug.owner.name for bug in lp.bugs[:3]]}
 
 
+def task_owners(service_root: str, directory: str) -> dict[str, Any]:
+    """The Launchpad-shaped N+1 loop, as scripts write it: each task's bug's owner."""
+    lp = Launchpad.login_anonymously(
+        "compat-test", service_root=service_root, launchpadlib_dir=directory, version="1.0"
+    )
+    return {"owners": [task.bug.owner.name for task in lp.bugs.searchTasks()]}
+
+
+def every_tenth_bug(service_root: str, directory: str) -> dict[str, Any]:
+    """A sparse loop: the bug of every tenth task only."""
+    lp = Launchpad.login_anonymously(
+        "compat-test", service_root=service_root, launchpadlib_dir=directory, version="1.0"
+    )
+    tasks = lp.bugs.searchTasks()
+    return {"titles": [task.bug.title for n, task in enumerate(tasks) if n % 10 == 0]}
+
+
 def anonymous_short_timeout(service_root: str, directory: str) -> dict[str, Any]:
     """``anonymous`` with a one-second timeout, as a script facing a stalling network sets."""
     return anonymous(service_root, directory, timeout=1)
@@ -151,6 +168,8 @@ SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "prefetched_owners": prefetched_owners,
     "renewed_while_prefetching": renewed_while_prefetching,
     "looked_ahead_owners": looked_ahead_owners,
+    "task_owners": task_owners,
+    "every_tenth_bug": every_tenth_bug,
     "expired_token": expired_token,
     "login_from_environment": login_from_environment,
 }

@@ -177,7 +177,9 @@ def test_the_look_ahead_reaches_an_unchanged_launchpadlib_loop_through_the_envir
 def test_without_the_look_ahead_the_loop_reads_each_link_as_it_goes(
     launchpad_like: LoopbackServer, tmp_path: Path
 ) -> None:
-    result = run_scenario("looked_ahead_owners", launchpad_like, tmp_path)
+    result = run_scenario(
+        "looked_ahead_owners", launchpad_like, tmp_path, env={"WADLCLIENT_LOOK_AHEAD": "0"}
+    )
 
     assert result["owners"] == ["ada", "ada", "alan"]
     assert len(_owner_reads(launchpad_like)) == 3

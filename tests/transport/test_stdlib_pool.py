@@ -263,8 +263,11 @@ def test_idle_connections_are_bounded_per_origin(scripted):
 
 
 def test_a_batch_of_look_ahead_requests_finds_its_connections_kept_for_the_next(scripted):
-    """Far from the server every new connection costs round trips (TCP, TLS) before the request."""
-    pool = ConnectionPool()
+    """Far from the server every new connection costs round trips (TCP, TLS) before the request.
+
+    With the in-flight limit raised to the explicit look-ahead's workers.
+    """
+    pool = ConnectionPool(max_in_flight=LOOK_AHEAD_WORKERS)
     barrier = threading.Barrier(LOOK_AHEAD_WORKERS)
 
     def slow_get(_: int) -> None:

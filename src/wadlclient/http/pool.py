@@ -18,6 +18,10 @@
   that drips bytes cannot stretch it.
 - Bodies: at most ``max_body`` bytes as sent and once decoded; a bigger
   one stops being read (or decoded) there and is a `BodyTooLarge`.
+- At most ``max_in_flight`` requests in flight per origin (`limits`): a
+  request waits for a slot before it is written and gives it back once its
+  answer is read whole; `start` sends at once only when a slot is free
+  (else when the answer is asked for); a streamed answer (`open`) takes none.
 - Plain HTTP through an ``http://`` proxy sends the absolute URL to it;
   HTTPS tunnels with CONNECT. Any other proxy (``https://``, SOCKS) goes
   to httpx's pool when httpx is installed.
@@ -50,6 +54,7 @@ from wadlclient.http.connection import (
     request_head,
     tls_context,
 )
+from wadlclient.http.limits import InFlight, max_in_flight_from_env
 from wadlclient.http.models import DEFAULT_MAX_BODY, Request, Response, Timeout
 from wadlclient.http.proxies import environment_proxies, proxy_for
 from wadlclient.http.sender import Exchange, Sender, finished
@@ -62,8 +67,9 @@ from wadlclient.redact import shown_url
 __all__ = ["MAX_IDLE_PER_ORIGIN", "ConnectionPool"]
 
 #: Idle keep-alive connections kept per origin; more are closed when handed back.
-#: As many as the automatic look-ahead keeps in flight, so that its next batch
-#: opens no connection (far away, each costs round trips before its request).
+#: As many as a raised ``max_in_flight`` may keep busy, so that a batch of
+#: requests finds the connections of the last (far away, each new one costs
+#: round trips before its request).
 MAX_IDLE_PER_ORIGIN = 32
 #: Methods a stale keep-alive connection may be resent for (urllib3's rule).
 _IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
@@ -91,29 +97,37 @@ class _Sent(NamedTuple):
 class _PoolExchange:
     """`ConnectionPool.start`'s exchange: the answer is read when asked for."""
 
-    def __init__(self, pool: ConnectionPool, request: Request, timeout: Timeout, sent: _Sent):
+    def __init__(
+        self, pool: ConnectionPool, request: Request, timeout: Timeout, sent: _Sent, starter: int
+    ) -> None:
         self._pool = pool
         self._request = request
         self._timeout = timeout
         self._sent: _Sent | None = sent
+        self._starter = starter
 
     def result(self) -> Response:
         sent, self._sent = self._sent, None
         if sent is None:
             raise RuntimeError("the answer of this exchange was already taken or discarded")
-        return self._pool.finish(self._request, self._timeout, sent)
+        try:
+            return self._pool.finish(self._request, self._timeout, sent)
+        finally:
+            self._pool._in_flight.give_started(sent.target.origin, self._starter)
 
     def discard(self) -> None:
         sent, self._sent = self._sent, None
         if sent is not None:
             sent.connection.close()
+            self._pool._in_flight.give_started(sent.target.origin, self._starter)
 
 
 class ConnectionPool:
     """The default `Sender`: keep-alive connections per origin over `http.client`.
 
     Also a `StartingSender`: `start` writes a request and leaves its answer
-    on the wire until asked for.
+    on the wire until asked for. ``max_in_flight``: requests in flight per
+    origin at most (None: ``WADLCLIENT_MAX_IN_FLIGHT``, else 8; `limits`).
     """
 
     def __init__(
@@ -123,7 +137,11 @@ class ConnectionPool:
         max_body: int = DEFAULT_MAX_BODY,
         trace: WireTrace | None = None,
         verify: Verify = True,
+        max_in_flight: int | None = None,
     ) -> None:
+        self._in_flight = InFlight(
+            max_in_flight_from_env() if max_in_flight is None else max_in_flight
+        )
         self._max_idle = max_idle
         self._max_body = max_body
         self._trace = trace
@@ -136,20 +154,46 @@ class ConnectionPool:
         self._closed = False
         self._fallback_sender: Sender | None = None
 
+    @property
+    def max_in_flight(self) -> int:
+        """Requests this pool keeps in flight per origin at most."""
+        return self._in_flight.limit
+
     def send(self, request: Request, *, timeout: Timeout) -> Response:
-        """One exchange on an idle connection or a new one, its answer read whole and decoded."""
-        started = self._start(request, timeout)
-        if started is None:
-            return self._fallback().send(request, timeout=timeout)
-        return self._whole(request, *started)
+        """One exchange on an idle connection or a new one, its answer read whole and decoded.
+
+        It waits for a slot of its origin first (`limits`).
+        """
+        origin = _target(request).origin
+        took = self._in_flight.take(origin)
+        try:
+            started = self._start(request, timeout)
+            if started is None:
+                return self._fallback().send(request, timeout=timeout)
+            return self._whole(request, *started)
+        finally:
+            if took:
+                self._in_flight.give(origin)
 
     def start(self, request: Request, *, timeout: Timeout) -> Exchange:
-        """Write the request now; `Exchange.result` reads its answer (`StartingSender`)."""
-        sent = self._send_request(request, timeout)
+        """Write the request now; `Exchange.result` reads its answer (`StartingSender`).
+
+        With no slot of its origin free, it is sent when its answer is asked
+        for: a thread starting several requests never waits for itself.
+        """
+        origin = _target(request).origin
+        starter = self._in_flight.try_start(origin)
+        if starter is None:
+            return finished(functools.partial(self.send, request, timeout=timeout))
+        try:
+            sent = self._send_request(request, timeout)
+        except BaseException:
+            self._in_flight.give_started(origin, starter)
+            raise
         if sent is None:
-            fallback = self._fallback()
-            return finished(functools.partial(fallback.send, request, timeout=timeout))
-        return _PoolExchange(self, request, timeout, sent)
+            self._in_flight.give_started(origin, starter)
+            return finished(functools.partial(self.send, request, timeout=timeout))
+        return _PoolExchange(self, request, timeout, sent, starter)
 
     def finish(self, request: Request, timeout: Timeout, sent: _Sent) -> Response:
         """The whole answer to a request `start` wrote."""
@@ -194,9 +238,7 @@ class ConnectionPool:
         """
         if self._closed:
             raise RuntimeError("the connection pool is closed")
-        target = parse_url(request.url)
-        if target is None:
-            raise ValueError(f"{request.url!r} is not an absolute http(s) URL")
+        target = _target(request)
         origin = target.origin
         route = self._routes[origin] if origin in self._routes else self._route(origin)
         if route is None:
@@ -253,9 +295,7 @@ class ConnectionPool:
             raise BodyTooLarge(f"{request.method} {shown_url(request.url)}: {error}") from None
         return Response(answer.status, answer.reason, headers, decoded, request.url)
 
-    def _release(
-        self, route: Route, connection: Connection, answer: Answer
-    ) -> None:
+    def _release(self, route: Route, connection: Connection, answer: Answer) -> None:
         """After an answer read whole: the connection back to the pool, unless it closes."""
         if answer.will_close:
             connection.close()
@@ -390,3 +430,11 @@ class ConnectionPool:
                 raise _Stale(error) from exc
             raise error from exc
         return answer
+
+
+def _target(request: Request) -> Target:
+    """Where ``request`` goes; a URL that is not absolute http(s) is a ValueError."""
+    target = parse_url(request.url)
+    if target is None:
+        raise ValueError(f"{request.url!r} is not an absolute http(s) URL")
+    return target

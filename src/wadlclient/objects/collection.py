@@ -10,7 +10,8 @@ from typing import Any, ClassVar, Generic, cast, overload
 
 from wadlclient.errors import NotFound, ResponseError
 from wadlclient.http import Transport
-from wadlclient.objects.links import MAX_WORKERS, EntryList, group, grouped
+from wadlclient.objects.links import MAX_WORKERS, EntryList
+from wadlclient.objects.lookahead import sliced, walked
 from wadlclient.objects.pages import Page, PageWalker, WalkPlan
 from wadlclient.objects.protocols import EntryT
 from wadlclient.objects.resource import Resource, SessionLike, fetch_now
@@ -238,7 +239,7 @@ class Collection(Resource, Generic[EntryT]):
         """
         with contextlib.closing(self._pages.walk(self._plan())) as documents:
             entries = (self._entry_for(document) for document in documents)
-            yield from grouped(entries, self._session.look_ahead)
+            yield from walked(entries, self._session)
 
     @overload
     def __getitem__(self, key: int) -> EntryT: ...
@@ -268,7 +269,7 @@ class Collection(Resource, Generic[EntryT]):
     def get_slice(self, key: slice) -> EntryList[EntryT]:
         """The entries of a slice: definite, nonnegative start and stop; any step."""
         entries = (self._entry_for(document) for document in self._pages.slice(key))
-        return group(entries, self._session.look_ahead)
+        return sliced(entries, self._session)
 
     def prefetch(self, *paths: str, workers: int = MAX_WORKERS) -> EntryList[EntryT]:
         """Every entry (a walk), with the links ``paths`` name fetched together (`links.prefetch`).

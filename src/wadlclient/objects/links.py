@@ -14,14 +14,16 @@ prefetched shares that request (`wadlclient.http.flights`).
 A link whose fetch failed is not attached: reading it fetches it again
 and raises that entry's own error, naming its URL.
 
-`LookAhead` is the automatic mode, for code that cannot be changed (off
-by default; ``ServiceRoot(look_ahead=N)`` or ``WADLCLIENT_LOOK_AHEAD=N``):
-entries handed out together (a page of a walk, a slice) share one, and
-when a link of one of them is read, the same link of it and of the next
-``N - 1`` is fetched together, all at once (at most ``LOOK_AHEAD_WORKERS``
-in flight). As one `prefetch` call sends each URL once, one walk or slice
-fetches each linked URL once (`WalkMemory`): an entry many others link to
-(a bug's owner) is fetched the first time it is met, not once per run.
+`LookAhead` is the fixed look-ahead, asked for by number
+(``ServiceRoot(look_ahead=N)`` or ``WADLCLIENT_LOOK_AHEAD=N``): entries
+handed out together (a page of a walk, a slice) share one, and when a link
+of one of them is read, the same link of it and of the next ``N - 1`` is
+fetched together, all at once (at most ``LOOK_AHEAD_WORKERS`` at a time,
+within the pool's ``max_in_flight``). As one `prefetch` call sends each URL
+once, one walk or slice fetches each linked URL once (`WalkMemory`): an
+entry many others link to (a bug's owner) is fetched the first time it is
+met, not once per run. The default is the adaptive look-ahead
+(`wadlclient.objects.lookahead`); ``look_ahead=0`` turns both off.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from wadlclient.objects.resource import (
 from wadlclient.schema import Field
 
 __all__ = [
+    "ADAPTIVE",
     "LOOK_AHEAD_VARIABLE",
     "LOOK_AHEAD_WORKERS",
     "MAX_WORKERS",
@@ -52,6 +55,7 @@ __all__ = [
     "EntryList",
     "LookAhead",
     "WalkMemory",
+    "fetched_quietly",
     "group",
     "grouped",
     "look_ahead_from_env",
@@ -64,20 +68,24 @@ MAX_WORKERS = 8
 LOOK_AHEAD_WORKERS = 32
 #: Link targets one walk remembers in the automatic mode, at most (`WalkMemory`).
 WALK_MEMORY = 1024
-#: The environment variable that turns the automatic mode on (its value: the look-ahead).
+#: The environment variable that chooses the look-ahead (0: off; N: fixed; unset or auto: adaptive).
 LOOK_AHEAD_VARIABLE = "WADLCLIENT_LOOK_AHEAD"
+#: A session's ``look_ahead`` for the adaptive look-ahead, the default.
+ADAPTIVE = -1
 
 #: An entry: a `Resource`, or what typed access calls it (a protocol `Entry` satisfies).
 _E = TypeVar("_E")
 
 
 def look_ahead_from_env() -> int:
-    """``WADLCLIENT_LOOK_AHEAD`` as a number of entries (0, off, when unset)."""
+    """``WADLCLIENT_LOOK_AHEAD`` as a number of entries (`ADAPTIVE` when unset or ``auto``)."""
     value = os.environ.get(LOOK_AHEAD_VARIABLE, "").strip()
-    if not value:
-        return 0
+    if not value or value.lower() == "auto":
+        return ADAPTIVE
     if not (value.isascii() and value.isdigit()):
-        raise ValueError(f"{LOOK_AHEAD_VARIABLE} must be a whole number of entries, not {value!r}")
+        raise ValueError(
+            f"{LOOK_AHEAD_VARIABLE} must be a whole number of entries or auto, not {value!r}"
+        )
     return int(value)
 
 
@@ -139,16 +147,16 @@ def _target_for(entry: Resource, descriptor: Field, url: str) -> Resource:
 def _fetch_all(targets: list[Resource], workers: int) -> list[bool]:
     """GET every target (concurrently when more than one); whether each arrived."""
     if len(targets) == 1:
-        return [_fetched(targets[0])]
+        return [fetched_quietly(targets[0])]
     # Imported here: a process that never fetches links together (most launchpadlib
     # scripts) does not pay for concurrent.futures and queue at start-up.
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(min(workers, len(targets)), "wadlclient-links") as pool:
-        return list(pool.map(_fetched, targets))
+        return list(pool.map(fetched_quietly, targets))
 
 
-def _fetched(target: Resource) -> bool:
+def fetched_quietly(target: Resource) -> bool:
     """Fetch one target; a failure is left for the reader to meet (and see named)."""
     try:
         fetch_now(target)
@@ -184,6 +192,14 @@ class WalkMemory:
                 if target is not None:
                     self._targets.move_to_end(url)
                     attach(entry, descriptor.key, target)
+
+    def get(self, url: str) -> Resource | None:
+        """The target fetched for ``url``, if remembered (then it is the most recently met)."""
+        with self._lock:
+            target = self._targets.get(url)
+            if target is not None:
+                self._targets.move_to_end(url)
+            return target
 
     def keep(self, target: Resource) -> None:
         """Remember ``target``, fetched, for the rest of the walk."""
@@ -222,13 +238,22 @@ class LookAhead:
         object.__setattr__(resource, "_group", self)
         return entry
 
-    def read(self, entry: Resource, name: str) -> None:
-        """``entry``'s link ``name`` is being read: fetch it for it and the entries after it.
+    def read(
+        self, entry: Resource, descriptor: Field, url: str, target: Resource | None
+    ) -> Resource | None:
+        """Link ``descriptor`` of ``entry`` is read: the target, fetched with the next if not held.
 
         The entries so fetched form a group of their own, sharing the walk's
         memory, so that reading a link of theirs in turn (``task.bug.owner``)
         looks ahead too.
         """
+        if target is None:
+            self._fetch_ahead(entry, descriptor.name)
+            target = attached_link(entry, descriptor.name)
+        return target
+
+    def _fetch_ahead(self, entry: Resource, name: str) -> None:
+        """Fetch link ``name`` of ``entry`` and of the ``size - 1`` entries after it together."""
         at = self._index.get(id(entry))
         if at is None:
             return

@@ -10,7 +10,9 @@ resource only through its public attributes and the functions `url_of`,
 
 Links fetched ahead (`wadlclient.objects.links`) are attached to the
 entry that links to them; reading the link returns the attached entry,
-representation and all, as long as the link still names its URL.
+representation and all, as long as the link still names its URL. An entry
+handed out by a walk or a slice has a `Group` (the look-ahead's), told of
+every read of its links to entries.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "attach",
     "attached_link",
     "fetch_now",
+    "is_fetched",
     "representation_of",
     "session_of",
     "unread_link",
@@ -68,6 +71,8 @@ class SessionLike(Protocol):
     def root_type(self) -> str | None: ...
     @property
     def look_ahead(self) -> int: ...
+    @property
+    def max_in_flight(self) -> int: ...
     @property
     def conventions(self) -> Conventions: ...
     @property
@@ -124,6 +129,11 @@ def fetch_now(resource: Resource) -> None:
     resource._fetch()
 
 
+def is_fetched(resource: Resource) -> bool:
+    """Whether the resource holds a representation (reading its fields sends nothing)."""
+    return resource._state.data is not None
+
+
 def unread_link(resource: Resource, name: str) -> tuple[str, Field] | None:
     """The URL link ``name`` holds and its descriptor; None when there is nothing to fetch.
 
@@ -161,24 +171,31 @@ def attach(resource: Resource, key: str, target: Resource) -> None:
 
 
 class Group(Protocol):
-    """Entries handed out together, in the automatic look-ahead mode (`links.LookAhead`)."""
+    """Where the look-ahead placed an entry (`lookahead`, or `links.LookAhead` when fixed)."""
 
-    def read(self, entry: Resource, name: str) -> None:
-        """Link ``name`` of ``entry`` is being read and is not attached."""
+    def read(
+        self, entry: Resource, descriptor: Field, url: str, target: Resource | None
+    ) -> Resource | None:
+        """Link ``descriptor`` of ``entry``, naming ``url``, is read; ``target`` is attached.
+
+        Returns the entry to hand back (None: a new one, as without a group).
+        """
 
 
 class Resource:
     """Something at a URL of the service, described by a WADL resource type."""
 
-    __slots__ = ("_group", "_linked", "_session", "_state", "_url")
+    __slots__ = ("__weakref__", "_at", "_group", "_linked", "_session", "_state", "_url")
 
     _session: SessionLike
     _url: str
     _state: ResourceState
     #: Link targets fetched ahead, by link key (None: none).
     _linked: dict[str, Resource] | None
-    #: The group it was handed out with, in the automatic look-ahead mode (None: off).
+    #: Its stream in the look-ahead (None: not handed out by a walk or a slice, or off).
     _group: Group | None
+    #: Its index in that stream (set with ``_group`` by the adaptive look-ahead only).
+    _at: int
 
     def __init__(
         self,
@@ -320,9 +337,8 @@ class Resource:
         session = self._session
         if descriptor.kind is FieldKind.ENTRY:
             target = self._attached(descriptor.key, raw)
-            if target is None and self._group is not None:
-                self._group.read(self, descriptor.name)
-                target = self._attached(descriptor.key, raw)
+            if self._group is not None:
+                target = self._group.read(self, descriptor, raw, target)
             return target if target is not None else session.entry(raw, descriptor.link_type)
         if descriptor.kind is FieldKind.COLLECTION:
             return session.collection(raw, descriptor.link_type)

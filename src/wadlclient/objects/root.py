@@ -34,6 +34,8 @@ from wadlclient.http import (
     Transport,
     Verify,
 )
+from wadlclient.http.limits import check_max_in_flight, max_in_flight_from_env
+from wadlclient.http.pool import ConnectionPool
 from wadlclient.objects.addresses import rewritten_address
 from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.keys import key_paths_for
@@ -205,10 +207,17 @@ class ServiceRoot(Resource):
     place of ``max_retries`` and ``retry_methods``) and ``verify`` (a CA
     bundle or an ``ssl.SSLContext`` for https) are `Transport`'s.
 
-    ``look_ahead`` turns on the automatic mode of `wadlclient.objects.links`:
-    when a link of an entry from a walk or a slice is read, the same link of
-    it and the next ``look_ahead - 1`` entries is fetched together. None
-    reads ``WADLCLIENT_LOOK_AHEAD`` (unset: 0, off).
+    ``look_ahead``: None (the default) reads ``WADLCLIENT_LOOK_AHEAD``, and
+    when it is unset (or ``auto``) the adaptive look-ahead runs
+    (`wadlclient.objects.lookahead`): once a loop over a walk or a slice
+    shows that it reads a link of entry after entry (or of every n-th),
+    that link of the entries it reaches next is fetched ahead. ``0`` turns
+    it off; ``N`` fetches the link of an entry and of the next ``N - 1``
+    together whenever one is read (`wadlclient.objects.links`).
+
+    ``max_in_flight``: requests in flight to one origin at most, whoever
+    sends them (the look-ahead, `prefetch`, walks, the program's threads);
+    None reads ``WADLCLIENT_MAX_IN_FLIGHT`` (unset: 8).
     """
 
     __slots__ = ("_made_cache", "credentials")
@@ -238,13 +247,18 @@ class ServiceRoot(Resource):
         retry: Retry | None = None,
         look_ahead: int | None = None,
         verify: Verify = True,
+        max_in_flight: int | None = None,
     ) -> None:
         check_service_address(service_root)
         service_root, authorizer = split_user_info(service_root, authorizer)
         if look_ahead is None:
             look_ahead = look_ahead_from_env()
-        if look_ahead < 0:
+        elif look_ahead < 0:
             raise ValueError("look_ahead must be 0 (off) or more")
+        limit = max_in_flight_from_env() if max_in_flight is None else max_in_flight
+        check_max_in_flight(limit)
+        # Passed on only when asked for: a make_transport overridden before it existed still works.
+        in_flight = {} if max_in_flight is None else {"max_in_flight": limit}
         url = rewritten_address(self.root_url_for(service_root, version))
         http_cache = self._cache_for(cache)
         object.__setattr__(self, "credentials", authorizer)
@@ -262,6 +276,7 @@ class ServiceRoot(Resource):
             allow_insecure_redirects=allow_insecure_redirects,
             retry=retry,
             verify=verify,
+            **in_flight,
         )
         try:
             schema, document = self._read_service(transport, url, wadl_media_type, http_cache)
@@ -287,7 +302,7 @@ class ServiceRoot(Resource):
         info = schema.type_info(type_link)
         session = Session(
             transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id, look_ahead,
-            self.CONVENTIONS, key_paths_for(info), WriteLog(),
+            self.CONVENTIONS, key_paths_for(info), WriteLog(), limit,
         )
         super().__init__(session, url, info, document)
 
@@ -332,9 +347,15 @@ class ServiceRoot(Resource):
         allow_insecure_redirects: bool = False,
         retry: Retry | None = None,
         verify: Verify = True,
+        max_in_flight: int | None = None,
     ) -> Transport:
-        """The transport every request of this root goes through; override to send otherwise."""
+        """The transport every request of this root goes through; override to send otherwise.
+
+        ``max_in_flight`` is given only when the root was (`ServiceRoot`).
+        """
+        pool = ConnectionPool(max_body=max_body, verify=verify, max_in_flight=max_in_flight)
         return Transport(
+            sender=pool,
             authorizer=authorizer,
             cache=cache,
             timeout=timeout,

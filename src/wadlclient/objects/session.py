@@ -50,7 +50,7 @@ class Session(NamedTuple):
     root_url: str
     classes: Mapping[str, type[Resource]] = MappingProxyType({})
     root_type: str | None = None
-    #: Entries whose same link is fetched together when one is read (0: off; `links`).
+    #: The look-ahead: `links.ADAPTIVE` (-1, the default), N entries fixed, 0 off.
     look_ahead: int = 0
     #: How values are read and checked (`wadlclient.objects.conventions`).
     conventions: Conventions = NATIVE
@@ -58,6 +58,8 @@ class Session(NamedTuple):
     keys: KeyPaths = GENERIC
     #: The writes this root's objects send, for the walks running meanwhile (`writelog`).
     writes: WriteLog | None = None
+    #: Requests in flight per origin at most: the look-ahead's workers (`http.limits`).
+    max_in_flight: int = 8
 
     def class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:
         """The class registered for ``type_id`` when it is a ``default``, else ``default``."""

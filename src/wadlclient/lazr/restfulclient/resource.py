@@ -347,6 +347,7 @@ class ServiceRoot(_objects.ServiceRoot):
         base_client_name: str,
         max_body: int = DEFAULT_MAX_BODY,
         verify: Verify = True,
+        max_in_flight: int | None = None,
         **limits: Any,
     ) -> Transport:
         sender: Sender
@@ -356,7 +357,9 @@ class ServiceRoot(_objects.ServiceRoot):
             authorizer = UserAgentOnly(authorizer)
             sender = HttpFactorySender(self._browser._connection, pool=pool)
         else:
-            pool = ConnectionPool(max_body=max_body, trace=HTTPLIB2_TRACE, verify=verify)
+            pool = ConnectionPool(
+                max_body=max_body, trace=HTTPLIB2_TRACE, verify=verify, max_in_flight=max_in_flight
+            )
             sender = cast(Sender, _recorded(pool, authorizer))
         # lazr's back-off: 0, 1, 2, 4, ... seconds exactly (no cap, no jitter),
         # waited through ``_browser.sleep``.

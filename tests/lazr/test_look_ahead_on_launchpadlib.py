@@ -1,0 +1,62 @@
+"""Unchanged launchpadlib scripts get the default look-ahead: the N+1 loop's reads go together.
+
+The scripts run under ``python -m wadlclient.lazr_compat`` against the
+Launchpad-shaped task service of the benchmarks (500 tasks, each on its
+own bug, 120 owners, 20 ms per answer), which counts the requests and the
+most in flight at once. No client sends fewer than 620 requests plus its
+pages for ``task.bug.owner.name``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from benchmarks.lptasks import LINKED, OWNERS, TASKS, TaskService
+from tests.lazr.test_launchpadlib_on_loopback import SCENARIOS, run_script
+
+#: Pages of 150 entries: 500 tasks are 4.
+PAGES = 4
+
+
+@pytest.fixture
+def tasks_far() -> Iterator[TaskService]:
+    with TaskService(latency_ms=20) as service:
+        yield service
+
+
+def _run(name: str, service: TaskService, home: Path, **env: str) -> dict[str, list[str]]:
+    service.reset()
+    result = run_script(SCENARIOS, [name, service.base_url, str(home)], home, env=env)
+    return result
+
+
+def test_an_unchanged_n_plus_one_script_sends_about_the_floor_many_at_a_time(
+    tasks_far: TaskService, tmp_path: Path
+) -> None:
+    owners = _run("task_owners", tasks_far, tmp_path)["owners"]
+
+    assert (len(owners), len(set(owners))) == (TASKS, OWNERS)
+    # Counted from the login on: its WADL and root requests, the pages, the links.
+    linked = [p for p in tasks_far.paths if p.startswith(("/1.0/bugs/", "/1.0/~"))]
+    assert LINKED <= len(linked) <= 1.05 * (LINKED + PAGES) - PAGES
+    assert 4 <= tasks_far.most_in_flight <= 8
+
+
+def test_an_unchanged_sparse_script_sends_only_the_bugs_it_reads(
+    tasks_far: TaskService, tmp_path: Path
+) -> None:
+    titles = _run("every_tenth_bug", tasks_far, tmp_path)["titles"]
+
+    assert len(titles) == TASKS // 10
+    bugs = [p for p in tasks_far.paths if p.startswith("/1.0/bugs/")]
+    assert sorted(bugs) == sorted(f"/1.0/bugs/{n + 1}" for n in range(0, TASKS, 10))
+    assert tasks_far.most_concurrent("/1.0/bugs/") > 1  # the stride's bugs went ahead together
+
+
+def test_the_environment_turns_it_off_for_a_script(tasks_far: TaskService, tmp_path: Path) -> None:
+    titles = _run("every_tenth_bug", tasks_far, tmp_path, WADLCLIENT_LOOK_AHEAD="0")["titles"]
+
+    assert len(titles) == TASKS // 10
+    assert tasks_far.most_concurrent("/1.0/bugs/") == 1
