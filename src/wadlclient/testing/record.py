@@ -49,6 +49,7 @@ __all__ = [
     "sender_from_environment",
 ]
 
+#: The format a recording file names in its ``format`` field; another is refused.
 FORMAT = "wadlclient-recording/1"
 #: Record every exchange of launchpadlib (or lazr.restfulclient) on wadlclient into this file.
 RECORD_VARIABLE = "WADLCLIENT_RECORD"
