@@ -90,3 +90,46 @@ def test_connections_to_the_served_socket_send_without_nagles_delay() -> None:
         return nodelay
 
     assert asyncio.run(nodelay_of_an_accepted_connection()) != 0
+
+
+def test_ctrl_c_stops_the_service_with_one_line() -> None:
+    """A real SIGINT, as Ctrl-C in a terminal sends: no traceback, status 130 (interrupted)."""
+    import signal
+
+    process = subprocess.Popen(
+        _command("--port", "0"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=_env(),
+    )  # fmt: skip
+    watchdog = threading.Timer(30, process.kill)
+    watchdog.start()
+    try:
+        assert process.stderr is not None
+        banner = process.stderr.readline()
+        assert banner.startswith("cookbook service on http://127.0.0.1:")
+        port = int(banner.split(":")[2].split("/")[0])
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/1.0/", timeout=10) as answer:
+            assert answer.status == 200  # serving, not still starting
+        process.send_signal(signal.SIGINT)
+        rest = process.stderr.read()
+        process.wait(timeout=10)
+    finally:
+        watchdog.cancel()
+        process.kill()
+        process.wait()
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+    assert rest == "cookbook service stopped\n"
+    assert process.returncode == 130
+
+
+def test_help_shows_the_defaults_of_the_address() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cookbook_service", "--help"],
+        capture_output=True, text=True, timeout=60, check=False, env=_env(),
+    )  # fmt: skip
+
+    assert done.returncode == 0
+    assert "address to listen on (default 127.0.0.1)" in done.stdout
+    assert "port to listen on (default 8080)" in done.stdout
