@@ -85,6 +85,31 @@ def test_the_home_page_says_how_to_install_and_start(site: Path) -> None:
     assert "Quick start" in text and "ServiceRoot(None, " in text
 
 
+def test_where_next_on_the_home_page_links_every_page_of_the_navigation(site: Path) -> None:
+    import yaml
+
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+    pages = [next(iter(item.values())).removesuffix(".md") for item in nav]
+    where_next = _page(site, "").split('id="where-next"', 1)[1]
+    linked = set(re.findall(r'href="([\w-]+)\.html"', where_next))
+
+    assert [page for page in pages if page != "index" and page not in linked] == []
+
+
+def test_every_file_of_docs_is_a_page_or_used_by_the_site() -> None:
+    """No asset left behind that nothing shows (the old, stale screenshots were such)."""
+    docs = ROOT / "docs"
+    named = (ROOT / "mkdocs.yml").read_text(encoding="utf-8") + "".join(
+        page.read_text(encoding="utf-8") for page in docs.rglob("*.md")
+    )
+    unused = [
+        str(path.relative_to(docs)) for path in sorted(docs.rglob("*"))
+        if path.is_file() and path.suffix != ".md" and str(path.relative_to(docs)) not in named
+    ]  # fmt: skip
+
+    assert unused == []
+
+
 def test_the_readme_is_the_tour_and_its_links_stay_on_the_site(site: Path) -> None:
     tour = _page(site, "tour")
     assert "The tour" in tour
