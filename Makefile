@@ -1,7 +1,8 @@
 # Two commands on a fresh machine: `make demo` and `make test`.
 # Each creates .venv when missing and installs what it needs.
 # `make docs` builds the API reference (warnings are errors); `make package`
-# builds the sdist and wheel, checks them, and installs the wheel into a clean venv.
+# builds the sdist and wheel, checks them, installs the wheel into a clean venv,
+# and builds them again with the oldest hatchling pyproject.toml accepts.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -70,6 +71,7 @@ package: $(STAMP)
 	cd .package-check && bin/python -c "from wadlclient.testing import launchpad_wadl; assert b'<wadl:application' in launchpad_wadl(); print('testing kit with Launchpad WADL installed')"
 	.package-check/bin/wadlclient --version
 	rm -rf .package-check
+	$(BIN)/python -m tests.oldest_backend
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run
