@@ -35,8 +35,10 @@ redis-server:
 	  || { apt-get update -qq && apt-get install -y -qq --no-install-recommends redis-server; }; \
 	  } >/dev/null; } || echo "redis-server not installed: the Redis cache tests will skip"
 
+# The suite runs in parallel, a worker process per core (pytest-xdist); a test module's
+# tests stay on one worker (--dist loadscope), so a module's fixtures start once.
 test: lint redis-server
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadscope
 	$(BIN)/python -m tests.lazr.launchpadlib_suite
 	$(BIN)/python -m tests.lazr.restfulclient_suite
 
