@@ -99,7 +99,7 @@ def test_timeout_bounds_a_request_to_a_server_that_never_answers(
     assert took < 10.0  # the default read timeout is 30 s
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "soon"])
+@pytest.mark.parametrize("value", ["0", "-1", "soon", "inf", "nan"])
 def test_a_timeout_that_is_not_a_positive_number_is_a_usage_error(
     capsys: Capsys, value: str
 ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -56,8 +57,9 @@ class UsageError(Exception):
 class Command(NamedTuple):
     """One ``wadlclient COMMAND``: its name, one line of help, its options, what it does.
 
-    ``run(args)`` returns the exit status; it may raise `UsageError` or any
-    `RestfulError`, which `main` turns into a one-line message.
+    ``run(args)`` returns the exit status; it may raise `UsageError` (or
+    ``argparse.ArgumentTypeError``, a bad value) or any `RestfulError`,
+    which `main` turns into a one-line message.
     """
 
     name: str
@@ -79,8 +81,8 @@ def _positive_seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds more than 0, not {text}")
     return value
 
 
