@@ -96,3 +96,13 @@ def test_a_name_that_is_not_a_module_name_starts_with_wadlclient(
 
     assert status == 2
     assert capsys.readouterr().err == "wadlclient: --name 'not-a-module' is not a module name\n"
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").is_file(), reason="needs Linux's /proc")
+def test_a_wadl_file_that_cannot_be_read_is_a_usage_error(tmp_path: Path, capsys: Capsys) -> None:
+    # A file whose reading fails even for root: /proc/self/mem at offset 0 (EIO).
+    status, err = stubgen(capsys, "/proc/self/mem", tmp_path / "out")
+
+    assert status == 2
+    assert err == "wadlclient: SERVICE '/proc/self/mem': Input/output error"
+    assert not (tmp_path / "out").exists()

@@ -113,7 +113,10 @@ def run(args: argparse.Namespace, **options: Any) -> int:
     if not _is_address(source) and not Path(source).is_file():
         raise argparse.ArgumentTypeError(f"SERVICE {source!r}: no such address or WADL file")
     version = None if args.api_version == "none" else args.api_version
-    schema, root_type = load(source, version, **options)
+    try:
+        schema, root_type = load(source, version, **options)
+    except OSError as error:  # a WADL file that cannot be read
+        raise argparse.ArgumentTypeError(f"SERVICE {source!r}: {error.strerror or error}") from None
     files = generate(schema, root_type, args.name, untyped=args.untyped, nullable=args.nullable)
     try:
         package = write_package(output, args.name, files)
@@ -128,7 +131,8 @@ def _is_address(source: str) -> bool:
 
 
 def _output_directory(output: Path) -> Path:
-    """``output``, made when only it is missing: a mistyped parent is an error, not a new tree."""
+    """``output``, when it is a directory or can be made in one (`write_package` makes it):
+    a mistyped parent is an error, not a new tree."""
     if output.is_dir():
         return output
     if output.exists():
