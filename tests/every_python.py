@@ -14,7 +14,7 @@ first) is not run again: ``--default-log`` names that run's output, whose
 tallies are reported with the others. Every other version gets a venv of
 its own (``.venv-3.N``, remade when pyproject.toml changes) with the extras
 ``make test`` installs, and runs what ``make test`` runs after ``make
-lint``: pytest (``-n`` workers, pytest-xdist), launchpadlib's suite and
+lint``: pytest (as many workers as make test's, pytest-xdist), launchpadlib's suite and
 lazr.restfulclient's. Versions run ``--jobs`` at a time (default: one per
 two cores), their output in ``.ci-logs/python3.N.log``; the summary names
 each version with its tallies. Nothing is left out on any version.
@@ -142,7 +142,7 @@ def run_version(version: str, python: Path, workers: int) -> Outcome:
         return Outcome(version, str(python), {"venv": f"not made: {error}"}, False, 0.0)
     passed, found = True, {}
     for suite, args in SUITES:
-        extra = ["-n", str(workers), "--dist", "loadscope"] if suite == "pytest" else []
+        extra = ["-n", str(workers), "--dist", "worksteal"] if suite == "pytest" else []
         done = subprocess.run(
             [str(venv / "bin" / "python"), *args, *extra], cwd=ROOT, capture_output=True,
             text=True, check=False,
@@ -177,7 +177,7 @@ def report(outcome: Outcome) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.every_python", description=__doc__)
     parser.add_argument("--default-log", type=Path, help="make test's output, for its tallies")
-    cores = os.cpu_count() or 1
+    cores = len(os.sched_getaffinity(0))
     parser.add_argument("--jobs", type=int, default=max(1, cores // 2))
     args = parser.parse_args(argv)
     default = "{}.{}".format(*sys.version_info[:2])
@@ -188,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAIL Python {version} is claimed (pyproject.toml) but not found; looked at "
               + ", ".join(looked))  # fmt: skip
     others = [(v, python) for v, (python, _) in found.items() if python is not None]
-    workers = max(1, cores // max(1, min(args.jobs, len(others) or 1)))
+    # As make test: half again as many pytest workers as the cores a version has.
+    workers = max(2, (3 * cores // max(1, min(args.jobs, len(others) or 1)) + 1) // 2)
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         outcomes = list(pool.map(lambda vp: run_version(vp[0], vp[1], workers), others))
     if default in versions:
