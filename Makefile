@@ -1,7 +1,8 @@
 # Two commands on a fresh machine: `make demo` and `make test`.
 # Each creates .venv when missing and installs what it needs.
 # `make docs` builds the API reference (warnings are errors); `make package`
-# builds the sdist and wheel, checks them, and installs the wheel into a clean venv.
+# builds the sdist and wheel, checks them, installs the wheel into a clean venv,
+# and builds them again with the oldest hatchling pyproject.toml accepts.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -34,8 +35,14 @@ redis-server:
 	  || { apt-get update -qq && apt-get install -y -qq --no-install-recommends redis-server; }; \
 	  } >/dev/null; } || echo "redis-server not installed: the Redis cache tests will skip"
 
+# The suite runs in parallel (pytest-xdist): half again as many worker processes as cores,
+# since a test spends about a third of its time waiting (servers, child processes,
+# latency) rather than computing; each worker takes the next test when it is free
+# (--dist worksteal). On 2 cores: 3 workers, 116 s against 272 s in one process.
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(max(2, (3 * len(os.sched_getaffinity(0)) + 1) // 2))")
+
 test: lint redis-server
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal
 	$(BIN)/python -m tests.lazr.launchpadlib_suite
 	$(BIN)/python -m tests.lazr.restfulclient_suite
 
@@ -70,6 +77,7 @@ package: $(STAMP)
 	cd .package-check && bin/python -c "from wadlclient.testing import LAUNCHPAD_VERSIONS as V, launchpad_wadl as w; assert all(f'api.launchpad.net/{v}/'.encode() in w(v) for v in V); print('testing kit with Launchpad WADL installed:', *V)"
 	.package-check/bin/wadlclient --version
 	rm -rf .package-check
+	$(BIN)/python -m tests.oldest_backend
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run

@@ -1,9 +1,14 @@
-"""Build-time hooks of the docs site (mkdocs.yml ``hooks:``): the README becomes the tour page.
+"""Build-time hooks of the docs site (mkdocs.yml ``hooks:``): the README becomes the tour page,
+and the search index is written as a script too, for the site read from disk.
 
 The README is the guided tour, tested as written; the site shows it as
 ``tour.md`` rather than keeping a second copy. Its links to ``docs/...``
 pages become links between site pages; links to other files of the
 repository (which the site does not publish) become their plain text.
+
+A browser refuses mkdocs's search on a ``file://`` page (a web worker, an
+XHR); ``search/search_index.js`` holds the same index as a script, which
+``docs/js/search-from-disk.js`` loads there instead.
 """
 
 from __future__ import annotations
@@ -27,6 +32,15 @@ def tour_markdown(readme: str) -> str:
     text = "\n".join(lines) + "\n"
     text = _DOCS_LINK.sub(r"](\1)", text)
     return _REPOSITORY_LINK.sub(r"\1 (`\2` in the repository)", text)
+
+
+def on_post_build(config: Any) -> None:
+    """``search/search_index.js``: the search index, as a script a ``file://`` page loads."""
+    site = Path(config["site_dir"])
+    index = site / "search" / "search_index.json"
+    if index.is_file():
+        script = "var wadlclientSearchIndex = " + index.read_text(encoding="utf-8") + ";\n"
+        (site / "search" / "search_index.js").write_text(script, encoding="utf-8")
 
 
 def on_files(files: Files, config: Any) -> Files:

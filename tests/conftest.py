@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from benchmarks.config import launchpad_wadl_path as _launchpad_wadl_path
 from tests.realservice.lazr_example import LazrExample
+from tests.tls_service import TLSService, running_tls_service
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +28,13 @@ def launchpad_wadl_path() -> Path:
 def launchpad_wadl_bytes(launchpad_wadl_path: Path) -> bytes:
     """The Launchpad WADL's bytes, read once per session."""
     return launchpad_wadl_path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def tls_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TLSService]:
+    """The example service over TLS on loopback, its certificate signed by a CA of its own."""
+    with running_tls_service(tmp_path_factory.mktemp("tls")) as service:
+        yield service
 
 
 @pytest.fixture(scope="module")

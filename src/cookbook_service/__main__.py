@@ -59,13 +59,20 @@ def _parser() -> argparse.ArgumentParser:
         def default(value: object) -> object:
             return value if defaults else argparse.SUPPRESS
 
-        target.add_argument("--host", default=default("127.0.0.1"), help="address to listen on")
-        target.add_argument("--port", type=int, default=default(8080), help="port to listen on")
+        target.add_argument(
+            "--host", default=default("127.0.0.1"), help="address to listen on (default 127.0.0.1)"
+        )
+        target.add_argument(
+            "--port", type=int, default=default(8080), help="port to listen on (default 8080)"
+        )
         target.add_argument(
             "--db", default=default(None), help="SQLite file (default: a private temporary file)"
         )
         target.add_argument(
-            "--auth", choices=AUTH_MODES, default=default("none"), help="authorization"
+            "--auth",
+            choices=AUTH_MODES,
+            default=default("none"),
+            help="authorization (default none)",
         )
         target.add_argument(
             "--page-size",
@@ -77,13 +84,13 @@ def _parser() -> argparse.ArgumentParser:
             "--seed-recipes",
             type=_non_negative,
             default=default(0),
-            help="make sure the database holds this many generated recipes",
+            help="make sure the database holds this many generated recipes (default 0)",
         )
         target.add_argument(
             "--latency-ms",
             type=_non_negative,
             default=default(0),
-            help="delay every answer by this much",
+            help="delay every answer by this many milliseconds (default 0)",
         )
         target.add_argument(
             "--journal-endpoint",
@@ -173,6 +180,11 @@ def _serve(args: argparse.Namespace) -> int:
     )
     try:
         server.run(sockets=[listening])
+    except KeyboardInterrupt:
+        # Ctrl-C is how a newcomer stops the quick-start service: one line, not
+        # uvicorn's re-raised interrupt with asyncio's CancelledError under it.
+        print("cookbook service stopped", file=sys.stderr)
+        return 130
     finally:
         listening.close()
         store.close()

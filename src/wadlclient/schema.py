@@ -55,7 +55,9 @@ __all__ = [
     "schema_for",
 ]
 
+#: The WADL media type a `ServiceRoot` asks for by default (lazr.restful's and Launchpad's).
 EXAMPLE_WADL_MEDIA_TYPE = "application/vnd.example.wadl+xml"
+#: The WADL media type of the W3C submission: asked for when a service refuses the other.
 SUN_WADL_MEDIA_TYPE = "application/vnd.sun.wadl+xml"
 WADL_MEDIA_TYPES = (EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE)
 JSON_MEDIA_TYPE = "application/json"

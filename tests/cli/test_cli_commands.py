@@ -79,7 +79,7 @@ def test_an_unreachable_service_exits_3(capsys: Capsys) -> None:
 def test_basic_without_a_password_or_a_terminal_exits_4(cookbook_service: Any) -> None:
     env = {k: v for k, v in os.environ.items() if k != "WADLCLIENT_PASSWORD"}
     done = subprocess.run(
-        [sys.executable, "-m", "wadlclient.cli", "describe", cookbook_service.base_url,
+        [sys.executable, "-m", "wadlclient", "describe", cookbook_service.base_url,
          "--basic", "ada"],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=60,
     )  # fmt: skip

@@ -104,3 +104,30 @@ def test_a_hosted_file_reads_back_the_file_name_it_was_written_with(
     with cover.open() as back:
         assert back.filename == "Couverture française.png"
         assert back.read() == b"png bytes"
+
+
+@pytest.mark.parametrize(("content_type", "filename"), [(None, None), ("image/png", None)])
+def test_a_buffer_whose_arguments_were_refused_uploads_nothing_when_collected(
+    root: ServiceRoot,
+    service: RunningService,
+    monkeypatch: pytest.MonkeyPatch,
+    content_type: str | None,
+    filename: str | None,
+) -> None:
+    """io's finalizer closes even a buffer whose __init__ raised; closing it must not PUT
+    (nor fail on the attributes __init__ never set: Python 3.13 reports that as unraisable)."""
+    import gc
+    import sys
+
+    unraisable: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    cover = root.cookbooks(COOKBOOK_WITHOUT_COVER).cover
+    clear_journal(service)
+
+    with pytest.raises(ValueError) as refused:
+        cover.open("w", content_type, filename)
+    del refused
+    gc.collect()
+
+    assert unraisable == []
+    assert journal_entries(service) == []

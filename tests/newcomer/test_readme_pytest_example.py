@@ -1,4 +1,5 @@
-"""The README's pytest example runs as a user's test file would, warnings as errors.
+"""The README's pytest example runs as a user's test file would, copied as it is (its
+imports included), warnings as errors.
 
 A root left open leaks its sockets; ``pytest -W error`` turns the
 ResourceWarning into a failure, as it does in projects that run so.
@@ -21,7 +22,7 @@ def _example() -> str:
 
 def test_the_readme_pytest_example_passes_with_warnings_as_errors(tmp_path: Path) -> None:
     test_file = tmp_path / "test_from_readme.py"
-    test_file.write_text("from wadlclient import ServiceRoot\n\n\n" + _example())
+    test_file.write_text(_example())
 
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "error",

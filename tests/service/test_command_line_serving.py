@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def _command(*args: str) -> list[str]:
@@ -35,20 +38,32 @@ def test_a_taken_port_is_one_clear_line_and_no_banner() -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_the_banner_comes_once_listening_and_the_access_log_shows_requests() -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+@contextmanager
+def _serving(*args: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``python -m cookbook_service ARGS`` and its banner; killed, its pipes closed, after."""
     process = subprocess.Popen(
-        _command("--port", str(port), "--access-log"),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+        _command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
     )  # fmt: skip
     # A line that never comes must not hang the suite: the server is killed, the read ends.
     watchdog = threading.Timer(30, process.kill)
     watchdog.start()
     try:
         assert process.stderr is not None
-        banner = process.stderr.readline()
+        yield process, process.stderr.readline()
+    finally:
+        watchdog.cancel()
+        process.kill()
+        process.wait(timeout=10)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def test_the_banner_comes_once_listening_and_the_access_log_shows_requests() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with _serving("--port", str(port), "--access-log") as (process, banner):
         assert banner.startswith(f"cookbook service on http://127.0.0.1:{port}/1.0/")
         # Served as soon as announced.
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/1.0/", timeout=10) as answer:
@@ -57,13 +72,6 @@ def test_the_banner_comes_once_listening_and_the_access_log_shows_requests() -> 
         assert process.stdout is not None
         access = process.stdout.readline()
         assert '"GET /1.0/ HTTP/1.1" 200' in access, access
-    finally:
-        watchdog.cancel()
-        process.terminate()
-        process.wait(timeout=10)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
 
 
 def test_connections_to_the_served_socket_send_without_nagles_delay() -> None:
@@ -90,3 +98,30 @@ def test_connections_to_the_served_socket_send_without_nagles_delay() -> None:
         return nodelay
 
     assert asyncio.run(nodelay_of_an_accepted_connection()) != 0
+
+
+def test_ctrl_c_stops_the_service_with_one_line() -> None:
+    """A real SIGINT, as Ctrl-C in a terminal sends: no traceback, status 130 (interrupted)."""
+    with _serving("--port", "0") as (process, banner):
+        assert banner.startswith("cookbook service on http://127.0.0.1:")
+        port = int(banner.split(":")[2].split("/")[0])
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/1.0/", timeout=10) as answer:
+            assert answer.status == 200  # serving, not still starting
+        process.send_signal(signal.SIGINT)
+        assert process.stderr is not None
+        rest = process.stderr.read()
+        process.wait(timeout=10)
+
+    assert rest == "cookbook service stopped\n"
+    assert process.returncode == 130
+
+
+def test_help_shows_the_defaults_of_the_address() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cookbook_service", "--help"],
+        capture_output=True, text=True, timeout=60, check=False, env=_env(),
+    )  # fmt: skip
+
+    assert done.returncode == 0
+    assert "address to listen on (default 127.0.0.1)" in done.stdout
+    assert "port to listen on (default 8080)" in done.stdout

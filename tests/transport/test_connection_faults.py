@@ -119,3 +119,32 @@ def test_a_slow_answer_within_the_timeout_arrives(scripted, make_transport):
     response = transport.request("GET", scripted.url + "/slow?seconds=0.2")
 
     assert response.json() == {"slow": True}
+
+
+@pytest.mark.parametrize(
+    ("answer", "attempts"),
+    [
+        pytest.param(socket.EAI_NONAME, 1, id="no-such-name"),
+        pytest.param(socket.EAI_AGAIN, 3, id="resolver-not-answering-now"),
+    ],
+)
+def test_an_unknown_host_is_not_retried_but_a_resolver_that_cannot_answer_now_is(
+    make_transport, sleeps, monkeypatch, answer, attempts
+):
+    """The resolver's answer comes from a patched ``socket.getaddrinfo``: no loopback server
+    can give it, and a machine's real DNS may not answer at all (CI without a network)."""
+    resolve = socket.getaddrinfo
+
+    def resolver(host, *args, **kwargs):
+        if host in ("wadlclient-test.invalid", b"wadlclient-test.invalid"):  # the pool: bytes
+            raise socket.gaierror(answer, "the resolver's answer")
+        return resolve(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    transport = make_transport(max_retries=2)
+
+    with pytest.raises(TransportError, match="could not connect") as caught:
+        transport.request("GET", "http://wadlclient-test.invalid/1.0/")
+
+    assert caught.value.attempts == attempts
+    assert len(sleeps.delays) == attempts - 1

@@ -81,7 +81,10 @@ class _Relay(BaseHTTPRequestHandler):
                 if not ready:
                     return
                 for side in ready:
-                    data = side.recv(65536)
+                    try:
+                        data = side.recv(65536)
+                    except ConnectionResetError:  # a side that went away: the tunnel ends
+                        return
                     if not data:
                         return
                     (upstream if side is client else client).sendall(data)

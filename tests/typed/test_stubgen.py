@@ -211,13 +211,3 @@ def test_stubgen_refuses_a_package_name_that_is_not_a_module_name(
     assert status == 2
     assert "not a module name" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
-
-
-def test_stubgen_says_in_one_line_when_the_wadl_cannot_be_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    status = main(["stubgen", str(tmp_path / "missing.wadl"), "--output", str(tmp_path),
-                   "--name", "typed"])  # fmt: skip
-
-    assert status == 1
-    assert capsys.readouterr().err.count("\n") == 1

@@ -7,6 +7,7 @@ Every change to the retry rules is a change to `Retry` (its defaults, or
 from __future__ import annotations
 
 import random
+import socket
 import ssl
 import time
 from collections.abc import Callable
@@ -40,27 +41,43 @@ def full_jitter(backoff: float) -> float:
     return random.uniform(0.0, backoff)
 
 
+#: What a resolver says of a name that does not exist (not of one it could not look up now).
+_UNKNOWN_HOST = frozenset(
+    getattr(socket, name) for name in ("EAI_NONAME", "EAI_NODATA") if hasattr(socket, name)
+)
+
+
 def is_transient(error: TransportError) -> bool:
     """Whether trying again may help: a timeout, a refused or dropped connection.
 
-    A certificate the client does not trust, an invalid URL or a body over
-    the limit will be the same the next time.
+    A certificate the client does not trust, a host name that does not
+    exist (the resolver's "Name or service not known"; a resolver that
+    could not answer now, "Temporary failure in name resolution", is
+    retried), an invalid URL or a body over the limit will be the same the
+    next time.
     """
     if isinstance(error, ConnectError):
-        return not _caused_by_tls(error)
+        return not any(_is_tls(cause) or _is_unknown_host(cause) for cause in _causes(error))
     return isinstance(error, (TransportTimeout, ConnectionDropped))
 
 
-def _caused_by_tls(error: BaseException) -> bool:
-    """Whether a TLS failure (an untrusted certificate, a failed handshake) is among the causes."""
+def _causes(error: BaseException) -> list[BaseException]:
+    """The error and the first few of its causes (a sender wraps its library's error)."""
+    found: list[BaseException] = []
     cause: BaseException | None = error
-    for _ in range(8):
-        if cause is None:
-            return False
-        if isinstance(cause, ssl.SSLError):
-            return True
+    while cause is not None and len(found) < 8:
+        found.append(cause)
         cause = cause.__cause__ or cause.__context__
-    return False
+    return found
+
+
+def _is_tls(cause: BaseException) -> bool:
+    """A TLS failure: an untrusted certificate, a failed handshake."""
+    return isinstance(cause, ssl.SSLError)
+
+
+def _is_unknown_host(cause: BaseException) -> bool:
+    return isinstance(cause, socket.gaierror) and cause.errno in _UNKNOWN_HOST
 
 
 class RetryExhausted(Exception):

@@ -144,6 +144,10 @@ class HostedFileBuffer(io.BytesIO):
     A buffer belongs to the thread that opened it.
     """
 
+    #: Whether __init__ accepted its arguments. io's finalizer closes even a buffer
+    #: whose __init__ raised (Python 3.13 does so at once): that one uploads nothing.
+    _accepted = False
+
     def __init__(
         self,
         hosted_file: HostedFile,
@@ -163,6 +167,7 @@ class HostedFileBuffer(io.BytesIO):
         self.content_type = content_type
         self.filename = filename
         super().__init__()
+        self._accepted = True
 
     @property
     def mode(self) -> str:
@@ -171,7 +176,7 @@ class HostedFileBuffer(io.BytesIO):
 
     def close(self) -> None:
         """Upload the written bytes (write mode), then close."""
-        if not self.closed:
+        if not self.closed and self._accepted:
             session_of(self.hosted_file).transport.request(
                 "PUT",
                 self.url,

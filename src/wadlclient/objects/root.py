@@ -190,8 +190,11 @@ class ServiceRoot(Resource):
     (``redis://host:6379/0``, shared by a fleet), a `CacheStore` (memory,
     Redis, your own), or a cache (`HTTPCache`, `StoreCache`).
     ``version=None`` means ``service_root`` already ends in a
-    version segment. Creating the root sends two GETs for the root URL:
-    WADL, then JSON (fewer when the cache holds them fresh). `close` closes
+    version segment. Creating the root sends two GETs for the root URL,
+    both in flight together: the JSON goes out first and is read once the
+    WADL is parsed, so a cold start costs one round trip, not two (fewer
+    GETs when the cache holds them fresh; a subclass that overrides
+    `read_schema` or `read_root_document` sends one after the other). `close` closes
     the connections, and the cache the root made (a private temporary
     directory is removed then); a cache or store the caller passed stays
     open, since it may serve other roots.

@@ -7,6 +7,6 @@ result); `render` writes it as Python source; `command` reads the WADL
 from a service or a file and writes the package. See docs/typed-access.md.
 """
 
-from wadlclient.stubgen.command import generate, load, main, write_package
+from wadlclient.stubgen.command import generate, load, write_package
 
-__all__ = ["generate", "load", "main", "write_package"]
+__all__ = ["generate", "load", "write_package"]

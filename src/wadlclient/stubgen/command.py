@@ -1,15 +1,20 @@
-"""``wadlclient stubgen``: write a typed-access package for a service, from its WADL."""
+"""``wadlclient stubgen``: write a typed-access package for a service, from its WADL.
+
+`wadlclient.cli` registers the command (its arguments, `run`) and turns
+what `run` raises into the exit statuses of every command: a bad argument
+(`argparse.ArgumentTypeError`: a name that is no module name, a missing
+WADL file, an output directory whose parent is missing) exits 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 import gzip
-import sys
 import zlib
-from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from wadlclient.errors import RestfulError, WADLError
+from wadlclient.errors import WADLError
 from wadlclient.objects import ServiceRoot, session_of
 from wadlclient.schema import Schema
 from wadlclient.stubgen.fixups import FIXUPS
@@ -17,23 +22,25 @@ from wadlclient.stubgen.plan import ANY, is_name, plan_module
 from wadlclient.stubgen.render import render_runtime, render_stub
 from wadlclient.wadl import parse_wadl
 
-__all__ = ["Package", "add_arguments", "generate", "load", "main", "run", "write_package"]
+__all__ = ["Package", "add_arguments", "generate", "load", "run", "write_package"]
 
-_DEFAULT_ROOT_TYPE = "service-root"
 #: The most a compressed WADL file may expand to (Launchpad's devel WADL: 2.2 MB).
 MAX_WADL_BYTES = 64 << 20
+
+_DEFAULT_ROOT_TYPE = "service-root"
 #: A package's files: name -> text.
 Package = dict[str, str]
 
 
-def load(source: str, version: str | None = "1.0") -> tuple[Schema, str]:
+def load(source: str, version: str | None = "1.0", **options: Any) -> tuple[Schema, str]:
     """The schema of ``source`` and the id of its root resource type.
 
     A service address is read as a service root reads it (WADL, then the
-    root's JSON); anything else is a WADL file.
+    root's JSON; ``options`` are the `ServiceRoot`'s, e.g. ``timeout``);
+    anything else is a WADL file.
     """
-    if source.startswith(("http://", "https://")):
-        with ServiceRoot(None, source, version=version) as root:
+    if _is_address(source):
+        with ServiceRoot(None, source, version=version, **options) as root:
             session = session_of(root)
             return session.schema, session.root_type or _DEFAULT_ROOT_TYPE
     path = Path(source)
@@ -135,32 +142,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``wadlclient stubgen`` on its own arguments; return the process exit status."""
-    parser = argparse.ArgumentParser(prog="wadlclient stubgen", description=HELP)
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
+def run(args: argparse.Namespace, **options: Any) -> int:
+    """Write the package ``args`` describe; return the exit status (0: written).
 
-
-def run(args: argparse.Namespace) -> int:
-    """Write the package ``args`` describe; return the process exit status."""
+    ``options`` go to the `ServiceRoot` that reads a service address. A bad
+    argument raises `argparse.ArgumentTypeError`; the service's and the
+    WADL's errors are raised as they are.
+    """
     if not is_name(args.name):
-        print(f"wadlclient stubgen: {args.name!r} is not a module name", file=sys.stderr)
-        return 2
+        raise argparse.ArgumentTypeError(f"--name {args.name!r} is not a module name")
+    output = _output_directory(Path(args.output))
+    source = args.source
+    if not _is_address(source) and not Path(source).is_file():
+        raise argparse.ArgumentTypeError(f"SERVICE {source!r}: no such address or WADL file")
     version = None if args.api_version == "none" else args.api_version
     try:
-        schema, root_type = load(args.source, version)
-        files = generate(
-            schema,
-            root_type,
-            args.name,
-            untyped=args.untyped,
-            nullable=args.nullable,
-            fixups=args.fixups,
-        )
-        package = write_package(Path(args.output), args.name, files)
-    except (RestfulError, OSError) as error:
-        print(f"wadlclient stubgen: {error}", file=sys.stderr)
-        return 1
+        schema, root_type = load(source, version, **options)
+    except OSError as error:  # a WADL file that cannot be read
+        raise argparse.ArgumentTypeError(f"SERVICE {source!r}: {error.strerror or error}") from None
+    files = generate(
+        schema, root_type, args.name,
+        untyped=args.untyped, nullable=args.nullable, fixups=args.fixups,
+    )  # fmt: skip
+    try:
+        package = write_package(output, args.name, files)
+    except OSError as error:
+        raise argparse.ArgumentTypeError(f"--output {args.output}: {error}") from None
     print(f"wrote {package}")
     return 0
+
+
+def _is_address(source: str) -> bool:
+    return source.startswith(("http://", "https://"))
+
+
+def _output_directory(output: Path) -> Path:
+    """``output``, when it is a directory or can be made in one (`write_package` makes it):
+    a mistyped parent is an error, not a new tree."""
+    if output.is_dir():
+        return output
+    if output.exists():
+        raise argparse.ArgumentTypeError(f"--output {output}: not a directory")
+    if not output.parent.is_dir():
+        raise argparse.ArgumentTypeError(
+            f"--output {output}: no directory {output.parent} to make it in"
+        )
+    return output

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from wadlclient import Collection, Entry, ServiceRoot
 
 if TYPE_CHECKING:
-    from typing import reveal_type
+    from typing_extensions import reveal_type  # typing has it from 3.11 only
 
 with ServiceRoot(None, "http://127.0.0.1:8080/") as root:
     recipes: Collection[Entry] = root.recipes

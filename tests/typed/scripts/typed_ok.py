@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from cookbook_typed import Recipe, connect
 
 if TYPE_CHECKING:
-    from typing import reveal_type
+    from typing_extensions import reveal_type  # typing has it from 3.11 only
 
 
 def read(url: str) -> tuple[str, Decimal, list[Recipe]]:

@@ -29,6 +29,7 @@ from wadlclient.lazr.restfulclient._browser import (
     Browser,
     backoff_sleep,
     restful_http_class,
+    verify_from_environment,
 )
 from wadlclient.lazr.restfulclient._environment import adapt_login, without_renewal
 from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
@@ -279,6 +280,7 @@ class ServiceRoot(_objects.ServiceRoot):
         base_client_name: str = "",
         max_retries: int = Browser.MAX_RETRIES,
     ) -> None:
+        verify = verify_from_environment()
         self._root_uri = RootURI(rewritten_address(self.root_url_for(str(service_root), version)))
         self._base_client_name = base_client_name
         engine_cache, factory_cache = _caches(cache)
@@ -294,6 +296,7 @@ class ServiceRoot(_objects.ServiceRoot):
             base_client_name=base_client_name,
             max_retries=max_retries,
             wadl_media_type=SUN_WADL_MEDIA_TYPE,
+            verify=verify,
         )
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -1,0 +1,175 @@
+"""The commands ``wadlclient`` ships: ``describe``, ``get`` and ``stubgen``.
+
+Each is a `Command` value, registered in `wadlclient.cli.COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from wadlclient.cli.base import (
+    Command,
+    UsageError,
+    add_reach_arguments,
+    add_service_arguments,
+    non_negative,
+    open_root,
+    print_json,
+    reach_options,
+)
+from wadlclient.http.urls import parse_url
+from wadlclient.objects import Collection, Entry, ServiceRoot, representation_of
+from wadlclient.stubgen import command as stubgen
+
+__all__ = ["DESCRIBE", "GET", "STUBGEN"]
+
+# -- describe ------------------------------------------------------------------
+
+
+def _describe(root: ServiceRoot) -> dict[str, Any]:
+    described: dict[str, Any] = {"service_root": root.service_root}
+    for kind in ("lp_collections", "lp_entries"):
+        names = getattr(root, kind)
+        described[kind.removeprefix("lp_")] = {
+            name: {"operations": sorted(getattr(root, name).lp_operations)} for name in names
+        }
+    return described
+
+
+def _run_describe(args: argparse.Namespace) -> int:
+    with open_root(args) as root:
+        print_json(_describe(root))
+    return 0
+
+
+DESCRIBE = Command(
+    "describe",
+    "list collections, entries and named operations",
+    add_service_arguments,
+    _run_describe,
+)
+
+
+# -- get -----------------------------------------------------------------------
+
+
+def _get_arguments(parser: argparse.ArgumentParser) -> None:
+    add_service_arguments(parser)
+    parser.add_argument(
+        "path",
+        metavar="PATH",
+        help="a URL of the service, or a path from its root: a top-level collection or "
+        "entry name, then more path (e.g. featured_cookbook/recipes)",
+    )
+    parser.add_argument(
+        "--limit",
+        type=non_negative,
+        default=10,
+        help="entries of a collection to print (default 10; 0: all, by a walk)",
+    )
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="a progress bar on stderr while walking (needs the [progress] extra)",
+    )
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="a collection's entries one JSON object per line, each printed as it arrives",
+    )
+
+
+def _target_url(root: ServiceRoot, path: str) -> str:
+    """The URL ``path`` names: itself when absolute, else resolved from the root.
+
+    A first segment naming a top-level entry (``featured_cookbook``) stands
+    for that entry's own URL, which is not under the root.
+    """
+    try:
+        absolute = bool(urlsplit(path).scheme)
+    except ValueError as error:
+        message = f"PATH is not a URL or a path of the service: {path!r} ({error})"
+        raise UsageError(message) from None
+    if absolute:
+        target, service = parse_url(path), parse_url(root.service_root)
+        if target is None:
+            raise UsageError(f"PATH must be an http:// or https:// URL, or a path: {path!r}")
+        if service is not None and target.origin != service.origin:
+            # The credentials and the cache are the service's: another site gets neither.
+            raise UsageError(
+                f"PATH {path!r} is not a URL of the service "
+                f"({service.scheme}://{service.host_header}/); give a path, or one of its URLs"
+            )
+        return path
+    head, _, rest = path.strip("/").partition("/")
+    if head in root.lp_entries:
+        entry = getattr(root, head)
+        return str(entry.self_link).rstrip("/") + ("/" + rest if rest else "")
+    return urljoin(root.service_root, path.lstrip("/"))
+
+
+def _with_progress(entries: Iterable[Entry], total: int) -> Iterable[Entry]:
+    """``entries`` behind a tqdm bar on stderr; a `UsageError` when tqdm is missing."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        raise UsageError("--progress needs tqdm: pip install 'wadlclient[progress]'") from None
+    bar: Iterable[Entry] = tqdm(entries, total=total, unit="entry", file=sys.stderr, leave=False)
+    return bar
+
+
+def _collection_entries(
+    collection: Collection[Entry], limit: int, progress: bool
+) -> Iterable[Entry]:
+    """The first ``limit`` entries (a slice), or all of them as a walk yields them."""
+    if limit:
+        return collection[:limit]
+    entries: Iterable[Entry] = collection
+    if progress:
+        entries = _with_progress(entries, len(collection))
+    return entries
+
+
+def _run_get(args: argparse.Namespace) -> int:
+    """The resource's JSON as the service sent it: an entry, or a collection's size and entries."""
+    with open_root(args) as root:
+        resource = root.load(_target_url(root, args.path))
+        if isinstance(resource, Collection):
+            entries = _collection_entries(resource, args.limit, args.progress)
+            if args.jsonl:
+                for entry in entries:
+                    print(json.dumps(representation_of(entry), ensure_ascii=False), flush=True)
+                return 0
+            result: Any = {
+                "total_size": len(resource),
+                "entries": [representation_of(entry) for entry in entries],
+            }
+        elif args.jsonl:
+            raise UsageError("--jsonl prints the entries of a collection; PATH names an entry")
+        else:
+            result = representation_of(resource)
+        print_json(result)
+    return 0
+
+
+GET = Command("get", "print a resource as JSON", _get_arguments, _run_get)
+
+
+# -- stubgen -------------------------------------------------------------------
+
+
+def _stubgen_arguments(parser: argparse.ArgumentParser) -> None:
+    stubgen.add_arguments(parser)
+    add_reach_arguments(parser)
+
+
+def _run_stubgen(args: argparse.Namespace) -> int:
+    return stubgen.run(args, **reach_options(args))
+
+
+STUBGEN = Command("stubgen", stubgen.HELP, _stubgen_arguments, _run_stubgen)
