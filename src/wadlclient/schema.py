@@ -35,6 +35,7 @@ from wadlclient.wadl import (
     parse_wadl,
     wadl_digest,
 )
+from wadlclient.wadl.rebase import Twins, shape_of
 
 __all__ = [
     "CONVERSION_ERRORS",
@@ -315,13 +316,23 @@ class Schema:
 
 
 class SchemaMemo:
-    """The schemas this process built, by (URL, WADL digest); the least recent go first."""
+    """The schemas this process built, by (URL, WADL digest); the least recent go first.
+
+    ``twins`` keeps their models by shape (`wadlclient.wadl.rebase`): the
+    same WADL served from another address (a test's fake on its own port)
+    is rebased, not parsed again. A shape is worked out only once the memo
+    holds a schema, so a process that reads one WADL pays nothing for it.
+    """
 
     KEPT = 8
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._schemas: OrderedDict[tuple[str, str], Schema] = OrderedDict()
+        self.twins = Twins()
+
+    def __bool__(self) -> bool:
+        return bool(self._schemas)
 
     def get(self, key: tuple[str, str]) -> Schema | None:
         with self._lock:
@@ -427,7 +438,11 @@ def schema_for(
         if app is not None:
             rebuild = functools.partial(_reparse, content, url, store, digest)
     if app is None:
-        app = parse_wadl(content, url, on_root=while_parsing)
+        shape = shape_of(content) if SCHEMAS else None
+        app = SCHEMAS.twins.rebased(shape, url)
+        if app is None:
+            app = parse_wadl(content, url, on_root=while_parsing)
+        SCHEMAS.twins.remember(shape, app)
         if store is not None:
             _store_model(store, url, digest, app)
     schema = Schema(app, rebuild)

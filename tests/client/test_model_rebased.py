@@ -1,0 +1,65 @@
+"""The same WADL served from another address is rebased, not parsed again.
+
+A test suite starts many fakes of Launchpad's 2.2 MB devel WADL, each on
+its own port, so each serves other bytes (its address is written 2,235
+times in them). The model keeps only the references' fragments, so the
+second root's model is the first's with its ``url`` and ``base`` moved:
+parsing again would build the same thing. Counted with the calls of
+``parse_wadl`` made through the object layer, as test_model_persistence does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from wadlclient import ServiceRoot, schema
+from wadlclient.objects import session_of
+from wadlclient.testing import FakeService, launchpad_wadl
+from wadlclient.wadl import Application
+from wadlclient.wadl.rebase import shape_of
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The URL of every WADL parse, from an empty in-process memo."""
+    calls: list[str | None] = []
+    real = schema.parse_wadl
+
+    def counting(data: bytes | str, url: str | None = None, **options: Any) -> Application:
+        calls.append(url)
+        return real(data, url, **options)
+
+    monkeypatch.setattr(schema, "parse_wadl", counting)
+    monkeypatch.setattr(schema, "SCHEMAS", schema.SchemaMemo())
+    return calls
+
+
+def test_a_second_fake_of_the_same_wadl_is_read_without_parsing(
+    parses: list[str | None],
+) -> None:
+    wadl = launchpad_wadl("devel")
+    apps = []
+    for _ in range(3):
+        with FakeService(wadl) as fake, ServiceRoot(None, fake.base, version=None) as root:
+            fake.add("people", name="ada", display_name="Ada")
+            assert root.people["ada"].display_name == "Ada"
+            apps.append((fake.base, session_of(root).schema.app))
+
+    client_parses = [url for url in parses if url is not None and "127.0.0.1" in url]
+    assert client_parses == [apps[0][0]]  # the first root's only
+    (_, first), (_, second), (base, third) = apps
+    assert second.resource_types is first.resource_types is third.resource_types
+    assert (third.url, third.base) == (base, base)
+
+
+def test_a_base_quoted_anywhere_but_in_references_is_no_shape() -> None:
+    wadl = launchpad_wadl("devel")
+    quoted = wadl.replace(b"</wadl:doc>", b" See https://api.launchpad.net/devel/ </wadl:doc>", 1)
+
+    assert shape_of(wadl) is not None
+    assert shape_of(quoted) is None
+    assert shape_of(wadl.replace(b"https://api.launchpad.net/devel/", b"http://x/devel/")) == (
+        shape_of(wadl)._replace(base="http://x/devel/")  # type: ignore[union-attr]
+    )
