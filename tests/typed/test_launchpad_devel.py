@@ -30,12 +30,11 @@ def _marked(path: Path) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, int, str]]:
+def mypy_errors(mypy_cache: Path) -> list[tuple[str, int, str]]:
     """``mypy --strict`` for Python 3.10 on the three modules: each error's file, line, message."""
-    cache = tmp_path_factory.mktemp("mypy-cache")
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--python-version", "3.10",
-         "--cache-dir", str(cache), "--no-error-summary", "--hide-error-context",
+         "--cache-dir", str(mypy_cache), "--no-error-summary", "--hide-error-context",
          *map(str, (FLOWS, CLIENT, TYPOS))],
         cwd=HERE, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip

@@ -46,10 +46,10 @@ def test_the_shipped_package_is_what_stubgen_writes_from_launchpads_devel_wadl()
         )
 
 
-def _mypy(tmp_path: Path, *targets: Path) -> list[str]:
+def _mypy(cache: Path, *targets: Path) -> list[str]:
     """``mypy --strict`` as a project runs it (launchpadlib-stubs found as installed); errors."""
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"),
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
          "--no-error-summary", "--hide-error-context", *map(str, targets)],
         cwd=HERE, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
@@ -57,8 +57,8 @@ def _mypy(tmp_path: Path, *targets: Path) -> list[str]:
     return [line for line in done.stdout.splitlines() if ": error:" in line]
 
 
-def test_mypy_strict_accepts_the_models_and_reports_each_typo(tmp_path: Path) -> None:
-    reported = _mypy(tmp_path, MODELS, TYPOS)
+def test_mypy_strict_accepts_the_models_and_reports_each_typo(mypy_cache: Path) -> None:
+    reported = _mypy(mypy_cache, MODELS, TYPOS)
 
     assert [line for line in reported if MODELS.name in line] == []
     assert [int(line.split(":")[1]) for line in reported] == TYPO_LINES, reported

@@ -30,12 +30,6 @@ CHECKED_IN = ROOT / "examples" / "cookbook_typed"
 FILES = ("__init__.py", "__init__.pyi", "py.typed")
 
 
-@pytest.fixture(scope="module")
-def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One mypy cache for the module's runs, so wadlclient is analysed once."""
-    return tmp_path_factory.mktemp("mypy-cache")
-
-
 def mypy(cache: Path, path: Path, *targets: Path) -> list[str]:
     """Run ``mypy --strict`` on ``targets`` with ``path`` as MYPYPATH; its output lines."""
     env = {**os.environ, "MYPYPATH": str(path)}
