@@ -9,13 +9,11 @@ WADL model (persisted in the cache), its cache files and its transport.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, cast
-from urllib.parse import unquote, urljoin, urlsplit
+from typing import Any, ClassVar, cast
 
 from wadlclient import objects as _objects
 from wadlclient.cache import CacheRules, CacheStore, HTTPCache, cache_from_environment
@@ -32,6 +30,7 @@ from wadlclient.lazr.restfulclient._browser import (
     verify_from_environment,
 )
 from wadlclient.lazr.restfulclient._environment import adapt_login, without_renewal
+from wadlclient.lazr.restfulclient._hosted import HostedFile, HostedFileBuffer, WadlResource
 from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
 from wadlclient.lazr.restfulclient._values import LAZR_CONVERTERS
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
@@ -44,7 +43,6 @@ from wadlclient.objects import (
     url_of,
 )
 from wadlclient.objects.addresses import rewritten_address
-from wadlclient.objects.hosted import check_open_arguments
 from wadlclient.schema import SUN_WADL_MEDIA_TYPE, Schema, schema_for
 
 __all__ = [
@@ -58,12 +56,6 @@ __all__ = [
     "ScalarValue",
     "ServiceRoot",
 ]
-
-
-class WadlResource(NamedTuple):
-    """What lazr's ``resource._wadl_resource`` (a wadllib resource) tells: the URL."""
-
-    url: str
 
 
 @named_as_lazr
@@ -99,88 +91,6 @@ class Collection(_objects.Collection[_objects.Entry]):
     @property
     def _wadl_resource(self) -> WadlResource:
         return WadlResource(url_of(self))
-
-
-@named_as_lazr
-class HostedFileBuffer(_objects.HostedFileBuffer):
-    """A hosted file's bytes, as lazr holds them: read whole, or written then sent on close.
-
-    As in lazr, ``write`` returns None, and a file opened for reading is
-    fetched whole through the cache (so a second read revalidates it
-    with a conditional GET instead of downloading it again).
-    """
-
-    def __init__(
-        self,
-        hosted_file: _objects.HostedFile,
-        mode: str,
-        content_type: str | None = None,
-        filename: str | None = None,
-        *,
-        content: bytes = b"",
-        last_modified: str | None = None,
-    ) -> None:
-        if mode != "r":
-            super().__init__(hosted_file, mode, content_type, filename)
-            return
-        io.BytesIO.__init__(self, content)
-        self.hosted_file = hosted_file
-        self.url = url_of(hosted_file)
-        self._mode = mode
-        self.content_type = content_type  # type: ignore[assignment]
-        self.filename = filename  # type: ignore[assignment]
-        self.last_modified = last_modified
-
-    def write(self, data: Any) -> None:  # type: ignore[override]
-        super().write(data)
-
-    def close(self) -> None:
-        """Send the written bytes (write mode), then close."""
-        if self._mode == "r":
-            io.BytesIO.close(self)
-        else:
-            super().close()
-
-
-@named_as_lazr
-class HostedFile(_objects.HostedFile):
-    """A file the service stores, as lazr.restfulclient's ``HostedFile``."""
-
-    __slots__ = ()
-
-    @property
-    def _wadl_resource(self) -> WadlResource:
-        return WadlResource(url_of(self))
-
-    def open(
-        self, mode: str = "r", content_type: str | None = None, filename: str | None = None
-    ) -> Any:
-        if mode == "w":
-            return HostedFileBuffer(self, mode, content_type, filename)
-        check_open_arguments(mode, content_type, filename)
-        return self._read_whole()
-
-    def _read_whole(self) -> HostedFileBuffer:
-        """The file's bytes, through the cache, as lazr reads them.
-
-        The service answers with a redirect to the bytes; they are asked for
-        at their own URL, so the cache keeps and revalidates them there.
-        """
-        transport = session_of(self).transport
-        response = transport.request("GET", url_of(self), accept="*/*", follow_redirects=False)
-        location = response.headers.get("location")
-        if 300 <= response.status < 400 and location:
-            target = urljoin(url_of(self), location)
-            response = transport.request("GET", target, accept="*/*")
-        path = urlsplit(response.headers.get("content-location") or response.url).path
-        return HostedFileBuffer(
-            self,
-            "r",
-            response.headers.get("content-type"),
-            unquote(path.rsplit("/", 1)[-1]),
-            content=response.content,
-            last_modified=response.headers.get("last-modified"),
-        )
 
 
 class _RootResource(_objects.ServiceRootResource):
