@@ -130,6 +130,14 @@ def tally(suite: str, output: str) -> str:
     return lines[-1].strip() if lines else "no tally (did it run?)"
 
 
+def bytecode_env(venv: Path) -> dict[str, str]:
+    """As make test's: compiled bytecode kept in the venv, whatever the machine's setting."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(venv / "pycache")
+    return env
+
+
 def run_version(version: str, python: Path, workers: int) -> Outcome:
     """make test's suites (lint aside) on ``version``, in its own venv; output in .ci-logs/."""
     LOGS.mkdir(exist_ok=True)
@@ -145,7 +153,7 @@ def run_version(version: str, python: Path, workers: int) -> Outcome:
         extra = ["-n", str(workers), "--dist", "worksteal"] if suite == "pytest" else []
         done = subprocess.run(
             [str(venv / "bin" / "python"), *args, *extra], cwd=ROOT, capture_output=True,
-            text=True, check=False,
+            text=True, check=False, env=bytecode_env(venv),
         )  # fmt: skip
         output = done.stdout + done.stderr
         with log.open("a") as out:
