@@ -41,6 +41,7 @@ from benchmarks.config import (
 )
 from benchmarks.lprow import prefill as prefill_launchpadlib
 from benchmarks.services import Server, cookbook_service, free_port, launchpad_server
+from benchmarks.smoke import BatchResult, SmokeRow, run_batch, smoke_row, smoke_target
 
 WORKER_TIMEOUT = 600
 #: Rows measured outside pyperf, each a section of RESULTS.md of its own.
@@ -220,6 +221,47 @@ def measure_launchpadlib(
         return measure(workload, clients, server.base_url, scratch, directories)
 
 
+def measure_smoke(
+    workloads: list[Workload], selected: tuple[str, ...], servers: dict[str, Server], scratch: Path
+) -> tuple[list[report.Row], list[pyperf.Benchmark]]:
+    """Every row at smoke size, one worker per client for all rows (`benchmarks.smoke`).
+
+    The warm rows' caches are filled first, against Launchpad servers then stopped;
+    the launchpadlib row's server stays up while the batches run.
+    """
+    errors: dict[str, str] = {}
+    setups: dict[str, tuple[str, dict[str, Path]]] = {}
+    for workload in (w for w in workloads if w.key in LAUNCHPAD_WARM):
+        try:
+            clients = clients_for(workload, selected)
+            setups[workload.key] = prefill_warm_caches(clients, scratch, workload.key)
+        except WorkloadError as exc:
+            errors[workload.key] = str(exc)
+    with contextlib.ExitStack() as stack:
+        for workload in (w for w in workloads if w.key == "launchpadlib"):
+            server = stack.enter_context(launchpad_server(scratch))
+            try:
+                clients = clients_for(workload, selected)
+                directories = prefill_launchpadlib(clients, server.base_url, scratch)
+                setups[workload.key] = (server.base_url, directories)
+            except RuntimeError as exc:
+                errors[workload.key] = str(exc)
+        results: list[BatchResult] = []
+        for client in selected:
+            for traced in (False, True):
+                rows = [
+                    SmokeRow(w, *smoke_target(w, client, setups, servers), bool(w.service))
+                    for w in workloads
+                    if w.key not in errors and client in clients_for(w, selected)
+                    and (w.kind == "tracemalloc") == traced
+                ]  # fmt: skip
+                if rows:
+                    print(f"{client}: {len(rows)} rows in one worker", flush=True)
+                    results.append(run_batch(client, rows, scratch))
+    suite = [bench for result in results for bench in result.benches.values()]
+    return [smoke_row(w, results, errors) for w in workloads], suite
+
+
 PRIME = (
     "import wadlclient, lazr.restfulclient.resource, httpx, httpcore, h11, pyperf, "
     "benchmarks.worker, benchmarks.child, benchmarks.clients"
@@ -334,9 +376,12 @@ def main(argv: list[str] | None = None) -> int:
     suite: list[pyperf.Benchmark] = []
     extra_sections: list[str] = []
     try:
-        prime_bytecode()
+        if not args.smoke:  # a smoke run's figures mean nothing: compiling on the way is fine
+            prime_bytecode()
         with started_services(plan, workloads, scratch) as servers:
-            for workload in workloads:
+            if args.smoke:
+                rows, suite = measure_smoke(workloads, selected, servers, scratch)
+            for workload in workloads if not args.smoke else ():
                 clients = clients_for(workload, selected)
                 print(f"{workload.key}: {workload.title}", flush=True)
                 try:

@@ -260,33 +260,24 @@ def count_requests(args: argparse.Namespace, params: dict[str, int]) -> dict[str
         shutil.rmtree(cache, ignore_errors=True)
 
 
-def main() -> None:
-    runner = pyperf.Runner(program_args=("-m", "benchmarks.worker"), add_cmdline_args=_forward_args)
-    parser = runner.argparser
-    parser.add_argument("--workload", required=True)
-    parser.add_argument("--client", required=True)
-    parser.add_argument("--base-url", dest="base_url", required=True)
-    parser.add_argument("--cache", default=None, help="prefilled cache (warm start)")
-    parser.add_argument("--params", default="{}", help="JSON object of workload sizes")
-    parser.add_argument(
-        "--count", action="store_true", help="print the requests and bytes of one operation"
-    )
-    args = runner.parse_args()
-    params: dict[str, int] = json.loads(args.params)
-    name = f"{args.workload}:{args.client}"
-    if args.count:
-        print(json.dumps(count_requests(args, params)))
-        return
+def take_samples(
+    runner: pyperf.Runner,
+    args: argparse.Namespace,
+    params: dict[str, int],
+    then: Callable[[Callable[[], object]], None] | None = None,
+) -> None:
+    """pyperf's samples of one (workload, client); then ``then(one_more)``, if given.
 
-    if args.workload.startswith("process_"):
-        runner.bench_time_func(
-            name, whole_process_timer(args.workload, args.client, args.base_url, args.cache)
-        )
-        return
-    if args.workload in START_UPS:
-        runner.bench_time_func(
-            name, fresh_process_timer(args.workload, args.client, args.base_url, args.cache)
-        )
+    ``one_more`` repeats the operation once, untimed, on the same warm state:
+    the smoke run counts its requests in this process instead of a new one.
+    """
+    name = f"{args.workload}:{args.client}"
+    if args.workload.startswith("process_") or args.workload in START_UPS:
+        make = whole_process_timer if args.workload.startswith("process_") else fresh_process_timer
+        timer = make(args.workload, args.client, args.base_url, args.cache)
+        runner.bench_time_func(name, timer)
+        if then is not None:
+            then(lambda: timer(1))
         return
 
     driver = configured_driver(args.client, params)
@@ -299,9 +290,73 @@ def main() -> None:
             runner.bench_time_func(name, peak_timer(run), metadata={"unit": "byte"})
         else:
             runner.bench_func(name, run)
+        if then is not None:
+            then(run)
     finally:
         driver.close()
         shutil.rmtree(cache, ignore_errors=True)
+
+
+def _counter(base_url: str, into: dict[str, object]) -> Callable[[Callable[[], object]], None]:
+    """Count one more operation with the service's journal: its totals go ``into``."""
+
+    def count(one_more: Callable[[], object]) -> None:
+        journal(base_url, "DELETE")
+        one_more()
+        into.update(journal(base_url))
+
+    return count
+
+
+def take_batch(runner: pyperf.Runner, args: argparse.Namespace) -> None:
+    """The smoke run's rows of one client in this one process (``--rows``, ``--counts``).
+
+    Each row is sampled as it would be alone (one benchmark of the output
+    suite each); a row with ``count`` then repeats its operation once with
+    the service's journal reset, as ``--count`` does in a process of its own.
+    A failing row is reported in the counts file and the next row still runs.
+    """
+    results: dict[str, dict[str, object]] = {}
+    for row in json.loads(args.rows):
+        row_args = argparse.Namespace(**{**vars(args), **row})
+        counted: dict[str, object] = {}
+        then = _counter(row["base_url"], counted) if row["count"] else None
+        try:
+            take_samples(runner, row_args, row["params"], then)
+        except Exception as exc:  # reported for this row; the next row still runs
+            counted = {"error": f"{type(exc).__name__}: {exc}"[-1500:]}
+        results[row["workload"]] = counted
+    Path(args.counts).write_text(json.dumps(results))
+
+
+def main() -> None:
+    runner = pyperf.Runner(program_args=("-m", "benchmarks.worker"), add_cmdline_args=_forward_args)
+    parser = runner.argparser
+    parser.add_argument("--workload")
+    parser.add_argument("--client", required=True)
+    parser.add_argument("--base-url", dest="base_url")
+    parser.add_argument("--cache", default=None, help="prefilled cache (warm start)")
+    parser.add_argument("--params", default="{}", help="JSON object of workload sizes")
+    parser.add_argument(
+        "--count", action="store_true", help="print the requests and bytes of one operation"
+    )
+    parser.add_argument(
+        "--rows", help="smoke: JSON list of rows (workload, base_url, cache, params, count)"
+    )
+    parser.add_argument("--counts", help="smoke: where to write each row's counts or error")
+    args = runner.parse_args()
+    if args.rows:
+        if not args.counts:
+            parser.error("--rows needs --counts")
+        take_batch(runner, args)
+        return
+    if not (args.workload and args.base_url):
+        parser.error("--workload and --base-url are required (or --rows)")
+    params: dict[str, int] = json.loads(args.params)
+    if args.count:
+        print(json.dumps(count_requests(args, params)))
+        return
+    take_samples(runner, args, params)
 
 
 if __name__ == "__main__":
