@@ -226,17 +226,19 @@ def measure_smoke(
 ) -> tuple[list[report.Row], list[pyperf.Benchmark]]:
     """Every row at smoke size, one worker per client for all rows (`benchmarks.smoke`).
 
-    The warm rows' caches are filled first, against Launchpad servers then stopped;
+    The warm rows' caches are filled first, against a Launchpad server then stopped;
     the launchpadlib row's server stays up while the batches run.
     """
     errors: dict[str, str] = {}
     setups: dict[str, tuple[str, dict[str, Path]]] = {}
-    for workload in (w for w in workloads if w.key in LAUNCHPAD_WARM):
+    warm = [w for w in workloads if w.key in LAUNCHPAD_WARM]
+    if warm:  # one set of warm caches for both rows: neither can write (the server is gone)
+        clients = tuple(c for c in selected if any(c in clients_for(w, selected) for w in warm))
         try:
-            clients = clients_for(workload, selected)
-            setups[workload.key] = prefill_warm_caches(clients, scratch, workload.key)
+            filled = prefill_warm_caches(clients, scratch, "warm")
+            setups.update(dict.fromkeys(LAUNCHPAD_WARM, filled))
         except WorkloadError as exc:
-            errors[workload.key] = str(exc)
+            errors.update(dict.fromkeys(LAUNCHPAD_WARM, str(exc)))
     with contextlib.ExitStack() as stack:
         for workload in (w for w in workloads if w.key == "launchpadlib"):
             server = stack.enter_context(launchpad_server(scratch))
@@ -248,16 +250,14 @@ def measure_smoke(
                 errors[workload.key] = str(exc)
         results: list[BatchResult] = []
         for client in selected:
-            for traced in (False, True):
-                rows = [
-                    SmokeRow(w, *smoke_target(w, client, setups, servers), bool(w.service))
-                    for w in workloads
-                    if w.key not in errors and client in clients_for(w, selected)
-                    and (w.kind == "tracemalloc") == traced
-                ]  # fmt: skip
-                if rows:
-                    print(f"{client}: {len(rows)} rows in one worker", flush=True)
-                    results.append(run_batch(client, rows, scratch))
+            rows = [
+                SmokeRow(w, *smoke_target(w, client, setups, servers), bool(w.service))
+                for w in workloads
+                if w.key not in errors and client in clients_for(w, selected)
+            ]
+            if rows:
+                print(f"{client}: {len(rows)} rows in one worker", flush=True)
+                results.append(run_batch(client, rows, scratch))
     suite = [bench for result in results for bench in result.benches.values()]
     return [smoke_row(w, results, errors) for w in workloads], suite
 

@@ -3,11 +3,10 @@
 A full run gives each (workload, client) pair pyperf worker processes of its
 own and counts requests in yet another; at smoke sizes those interpreter
 start-ups were nearly all of the smoke's cost. Here one ``benchmarks.worker
---rows`` process per client (and one more for the tracemalloc rows, whose
-pyperf option holds for a whole process) samples each row exactly as a
-single-row worker does and counts its requests afterwards, in the same
-process. The figures of a smoke run mean nothing; what it checks is that
-every row still runs for every client, through the same worker code.
+--rows`` process per client samples each row as a single-row worker does
+and counts its requests afterwards, in the same process. The figures of a
+smoke run mean nothing; what it checks is that every row still runs for
+every client, through the same worker code.
 """
 
 from __future__ import annotations
@@ -45,6 +44,7 @@ class SmokeRow:
             "cache": None if self.cache is None else str(self.cache),
             "params": {"size": self.workload.size, **params} if self.workload.size else params,
             "count": self.count,
+            "tracemalloc": self.workload.kind == "tracemalloc",
         }
 
 
@@ -68,8 +68,6 @@ def run_batch(client: str, rows: list[SmokeRow], scratch: Path) -> BatchResult:
         "--output", str(output), "--quiet", "--client", client,
         "--rows", json.dumps([row.as_json() for row in rows]), "--counts", str(counts_file),
     ]  # fmt: skip
-    if any(row.workload.kind == "tracemalloc" for row in rows):
-        command.append("--tracemalloc")
     keys = [row.workload.key for row in rows]
     try:
         completed = subprocess.run(

@@ -15,6 +15,7 @@ its own as a normal pyperf benchmark, which is handy for profiling::
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import shutil
 import subprocess
@@ -23,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pyperf  # type: ignore[import-untyped]
@@ -225,10 +227,22 @@ def configured_driver(client: str, params: dict[str, int]) -> Driver:
 
 
 def journal(base_url: str, method: str = "GET") -> dict[str, int]:
-    """The service's totals so far (``DELETE``: and start counting again)."""
-    answer = httpx.request(method, base_url.rstrip("/") + "/_journal")
-    answer.raise_for_status()
-    totals: dict[str, int] = answer.json()
+    """The service's totals so far (``DELETE``: and start counting again).
+
+    On a bare connection: each ``httpx.request`` builds a client that loads the
+    CA bundle (about 50 ms of CPU), which a plain loopback URL never uses.
+    """
+    base = urlsplit(base_url)
+    connection = http.client.HTTPConnection(base.netloc, timeout=30)
+    try:
+        connection.request(method, base.path.rstrip("/") + "/_journal")
+        answer = connection.getresponse()
+        body = answer.read()
+    finally:
+        connection.close()
+    if answer.status != 200:
+        raise RuntimeError(f"{method} {base_url}_journal answered {answer.status}: {body[:200]!r}")
+    totals: dict[str, int] = json.loads(body)
     return totals
 
 
@@ -312,8 +326,9 @@ def take_batch(runner: pyperf.Runner, args: argparse.Namespace) -> None:
     """The smoke run's rows of one client in this one process (``--rows``, ``--counts``).
 
     Each row is sampled as it would be alone (one benchmark of the output
-    suite each); a row with ``count`` then repeats its operation once with
-    the service's journal reset, as ``--count`` does in a process of its own.
+    suite each, under tracemalloc if ``tracemalloc``); a row with ``count``
+    then repeats its operation once with the service's journal reset, as
+    ``--count`` does in a process of its own.
     A failing row is reported in the counts file and the next row still runs.
     """
     results: dict[str, dict[str, object]] = {}
@@ -321,6 +336,8 @@ def take_batch(runner: pyperf.Runner, args: argparse.Namespace) -> None:
         row_args = argparse.Namespace(**{**vars(args), **row})
         counted: dict[str, object] = {}
         then = _counter(row["base_url"], counted) if row["count"] else None
+        # pyperf reads its --tracemalloc option as each benchmark starts: set per row.
+        runner.args.tracemalloc = row["tracemalloc"]
         try:
             take_samples(runner, row_args, row["params"], then)
         except Exception as exc:  # reported for this row; the next row still runs
@@ -341,7 +358,7 @@ def main() -> None:
         "--count", action="store_true", help="print the requests and bytes of one operation"
     )
     parser.add_argument(
-        "--rows", help="smoke: JSON list of rows (workload, base_url, cache, params, count)"
+        "--rows", help="smoke: JSON list of rows (workload, base_url, cache, params, count, ...)"
     )
     parser.add_argument("--counts", help="smoke: where to write each row's counts or error")
     args = runner.parse_args()
