@@ -111,6 +111,8 @@ class OursDriver(_ObjectDriver):
     write_behind = False
     #: A `wadlclient.Retry` policy, when a workload sets one (the default otherwise).
     retry: Any = None
+    #: wadlclient's iteration page size before `use_page_size` changed it.
+    page_size_before: int | None = None
 
     def _open(self, base_url: str, cache: Path) -> Any:
         wadlclient: Any = importlib.import_module("wadlclient")
@@ -129,8 +131,14 @@ class OursDriver(_ObjectDriver):
         self.write_behind = True
 
     def use_page_size(self, size: int) -> None:
-        """Walk collections in pages of ``size`` (the extension point), not wadlclient's 150."""
+        """Walk collections in pages of ``size`` (the extension point), not wadlclient's 150.
+
+        It is a class attribute: `close` puts the old size back, so a later driver in the
+        same process (the smoke run's worker runs every row) walks at wadlclient's own.
+        """
         wadlclient: Any = importlib.import_module("wadlclient")
+        if self.page_size_before is None:
+            self.page_size_before = wadlclient.Collection.ITERATION_PAGE_SIZE
         wadlclient.Collection.ITERATION_PAGE_SIZE = size
 
     def _fetch_one(self, key: int) -> int:
@@ -142,6 +150,10 @@ class OursDriver(_ObjectDriver):
         closer = getattr(root, "close", None)
         if callable(closer):
             closer()
+        if self.page_size_before is not None:
+            wadlclient: Any = importlib.import_module("wadlclient")
+            wadlclient.Collection.ITERATION_PAGE_SIZE = self.page_size_before
+            self.page_size_before = None
 
 
 class LazrDriver(_ObjectDriver):
