@@ -3,7 +3,8 @@
 ``python -m benchmarks.run`` (``make bench``): full sizes, several rounds,
 writes ``benchmarks/RESULTS.md``, ``benchmarks/ratios.png`` and the raw
 pyperf suite ``benchmarks/results.json``. ``--smoke`` (``make bench-smoke``):
-one round at tiny sizes, writes nothing unless asked, exits non-zero when any
+one round at tiny sizes, one worker process per client for all rows
+(`benchmarks.smoke`), writes nothing unless asked, exits non-zero when any
 workload fails, so ``make test`` keeps the harness working.
 """
 
@@ -221,6 +222,27 @@ def measure_launchpadlib(
         return measure(workload, clients, server.base_url, scratch, directories)
 
 
+def measure_rows(
+    workloads: list[Workload], selected: tuple[str, ...], servers: dict[str, Server], scratch: Path
+) -> tuple[list[report.Row], list[pyperf.Benchmark]]:
+    """Every row in turn, each with worker processes of its own (the full run)."""
+    rows: list[report.Row] = []
+    suite: list[pyperf.Benchmark] = []
+    for workload in workloads:
+        clients = clients_for(workload, selected)
+        print(f"{workload.key}: {workload.title}", flush=True)
+        try:
+            benches, counts = measure_row(workload, clients, servers, scratch)
+        except WorkloadError as exc:
+            print(f"  ERROR {exc}", flush=True)
+            rows.append(report.Row(workload, {}, error=str(exc)))
+            continue
+        suite.extend(benches.values())
+        stats = {client: report.Stats.of(bench) for client, bench in benches.items()}
+        rows.append(report.Row(workload, stats, counts=counts))
+    return rows, suite
+
+
 def measure_smoke(
     workloads: list[Workload], selected: tuple[str, ...], servers: dict[str, Server], scratch: Path
 ) -> tuple[list[report.Row], list[pyperf.Benchmark]]:
@@ -372,27 +394,13 @@ def main(argv: list[str] | None = None) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="run-", dir=SCRATCH_ROOT))
     started = time.monotonic()
     load_before = report.load_average()
-    rows: list[report.Row] = []
-    suite: list[pyperf.Benchmark] = []
     extra_sections: list[str] = []
     try:
         if not args.smoke:  # a smoke run's figures mean nothing: compiling on the way is fine
             prime_bytecode()
         with started_services(plan, workloads, scratch) as servers:
-            if args.smoke:
-                rows, suite = measure_smoke(workloads, selected, servers, scratch)
-            for workload in workloads if not args.smoke else ():
-                clients = clients_for(workload, selected)
-                print(f"{workload.key}: {workload.title}", flush=True)
-                try:
-                    benches, counts = measure_row(workload, clients, servers, scratch)
-                except WorkloadError as exc:
-                    print(f"  ERROR {exc}", flush=True)
-                    rows.append(report.Row(workload, {}, error=str(exc)))
-                    continue
-                suite.extend(benches.values())
-                stats = {client: report.Stats.of(bench) for client, bench in benches.items()}
-                rows.append(report.Row(workload, stats, counts=counts))
+            measure_all = measure_smoke if args.smoke else measure_rows
+            rows, suite = measure_all(workloads, selected, servers, scratch)
         for key in sections:
             module, title = SECTIONS[key]
             print(f"{key}: {title}", flush=True)

@@ -10,6 +10,9 @@ its own as a normal pyperf benchmark, which is handy for profiling::
 
     python -m benchmarks.worker --workload iterate --client ours \\
         --base-url http://127.0.0.1:8080/ -p 3
+
+The smoke run (`benchmarks.smoke`) instead passes ``--rows`` and ``--counts``:
+one worker process takes every row of one client, one after the other.
 """
 
 from __future__ import annotations
