@@ -20,7 +20,7 @@ from launchpadlib.launchpad import Launchpad
 from wadlclient.testing import FakeService
 from wadlclient.testing.launchpad import patched_launchpad
 
-TASKS = 200
+TASKS = 100
 
 
 def triage_loop() -> int:
