@@ -1,6 +1,6 @@
 """Run as a script: a launchpadlib triage bot against a fake Launchpad; prints one JSON line.
 
-``python -m wadlclient.lazr_compat lp_triage.py WADL MODE``: launchpadlib
+``python -m wadlclient.lazr_compat lp_triage.py WADL MODE TASKS``: launchpadlib
 on wadlclient (``python lp_triage.py ...``: stock launchpadlib). MODE
 ``loop`` is the bot as users write it; ``bulk`` is the same bot with its
 loop changed to `wadlclient.bulk.update`. The search gives
@@ -19,8 +19,6 @@ from launchpadlib.launchpad import Launchpad
 
 from wadlclient.testing import FakeService
 from wadlclient.testing.launchpad import patched_launchpad
-
-TASKS = 200
 
 
 def triage_loop() -> int:
@@ -47,12 +45,12 @@ def triage_bulk() -> dict[str, Any]:
     return {"counts": report.counts(), "ok": report.ok, "type": type(report).__name__}
 
 
-def main(wadl: str, mode: str) -> None:
+def main(wadl: str, mode: str, count: int) -> None:
     with FakeService(Path(wadl)) as fake, patched_launchpad(fake):
         fake.total_size_link = True
         project = fake.add("projects", name="frobnicator")
         tasks = []
-        for number in range(TASKS):
+        for number in range(count):
             bug = fake.add("bugs", title=f"Bug {number}")
             tasks.append(fake.add_to(bug, "bug_tasks", bug=bug, target=project, status="New"))
 
@@ -68,4 +66,4 @@ def main(wadl: str, mode: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))

@@ -11,7 +11,7 @@ import pytest
 
 WORKER = Path(__file__).with_name("stress_worker.py")
 PROCESSES = 4
-OPERATIONS = 1200
+OPERATIONS = 600
 
 
 @pytest.mark.parametrize("mode", ["write-through", "behind"])

@@ -7,6 +7,9 @@ switch to after importing the real one. The module's own
 ``test_*_on_wadlclient*`` test is left out of the child's run. (pytest
 warns there that it cannot rewrite the asserts of wadlclient's own pytest
 plugin, imported before it: that is the point, and the warning is muted.)
+The child's temporary directories are made under the parent test's own
+(``--basetemp``): a child left to pytest's default would sweep the shared
+``pytest-of-<user>`` directory of older sessions' trees, other runs' included.
 """
 
 from __future__ import annotations
@@ -55,7 +58,8 @@ def run_module_on_wadlclient(path: Path, scratch: Path, module: ModuleType) -> O
     done = subprocess.run(
         [sys.executable, "-m", "wadlclient.lazr_compat", "-m", "pytest", str(path),
          "-q", "-rA", *_LEAN, "-Wignore::pytest.PytestAssertRewriteWarning",
-         "-k", "not on_wadlclient", "--rootdir", str(Path(__file__).parents[2])],
+         "-k", "not on_wadlclient", "--rootdir", str(Path(__file__).parents[2]),
+         "--basetemp", str(scratch / "child-tmp")],
         capture_output=True, text=True, env=env, timeout=240, check=False,
         cwd=Path(__file__).parents[2],
     )  # fmt: skip

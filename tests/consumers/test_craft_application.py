@@ -16,17 +16,18 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from craft_application import launchpad as craft
-from craft_application.launchpad import models
 from craft_cli import EmitterMode, emit
 
 from wadlclient.testing import FakeEntry, FakeService, Served
 
 from .on_wadlclient import run_module_on_wadlclient
 from .recipes import BUILDING, BUILT, CANCELLED, CANCELLING, FAILED, PENDING, BuildFarm
+
+if TYPE_CHECKING:
+    from craft_application.launchpad import Launchpad, models
 
 GIT_REF = "/~ada/frobnicator/+git/frob/+ref/main"
 
@@ -43,6 +44,8 @@ def emitter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 @pytest.fixture
 def farm(fake_launchpad: FakeService, monkeypatch: pytest.MonkeyPatch) -> BuildFarm:
     """Launchpad's recipe and build operations on the fake, and craft-application's clock."""
+    import craft_application.launchpad  # noqa: F401  (loads the modules whose clock is set below)
+
     farm = BuildFarm(fake_launchpad)
 
     def sleep(seconds: float) -> None:
@@ -75,9 +78,16 @@ def ada(fake_launchpad: FakeService) -> FakeEntry:
 
 
 @pytest.fixture
-def lp(ada: FakeEntry, home: Path) -> craft.Launchpad:
-    """craft-application logged in as snapcraft does: ``Launchpad.login(app_name, ...)``."""
-    return craft.Launchpad.login(
+def lp(ada: FakeEntry, home: Path) -> Launchpad:
+    """craft-application logged in as snapcraft does: ``Launchpad.login(app_name, ...)``.
+
+    craft-application is imported by the tests that use it, not at the module's
+    top: importing it loads the whole application (over a second of CPU), which
+    every pytest-xdist worker would pay to collect this module, though one runs it.
+    """
+    from craft_application.launchpad import Launchpad
+
+    return Launchpad.login(
         "snapcraft", cache_dir=home / ".cache" / "launchpad-client",
         credentials_file=home / ".local" / "share" / "snapcraft" / "launchpad-credentials",
     )  # fmt: skip
@@ -102,7 +112,7 @@ def decoded(value: str) -> Any:
 # -- logging in ---------------------------------------------------------------------------
 
 
-def test_login_names_the_user_from_me(lp: craft.Launchpad, fake_launchpad: FakeService) -> None:
+def test_login_names_the_user_from_me(lp: Launchpad, fake_launchpad: FakeService) -> None:
     assert lp.username == "ada"
     reads = [(s.path, s.status, s.auth_scheme) for s in fake_launchpad.journal if s.path]
     assert reads == [("people/+me", 303, "OAuth"), ("~ada", 200, "OAuth")]
@@ -112,9 +122,10 @@ def test_login_names_the_user_from_me(lp: craft.Launchpad, fake_launchpad: FakeS
 def test_an_anonymous_session_is_told_apart_by_a_401_and_cannot_write(
     ada: FakeEntry, fake_launchpad: FakeService, home: Path
 ) -> None:
+    from craft_application.launchpad import Launchpad
     from lazr.restfulclient.errors import Unauthorized
 
-    lp = craft.Launchpad.anonymous("snapcraft", cache_dir=home / ".cache")
+    lp = Launchpad.anonymous("snapcraft", cache_dir=home / ".cache")
     project = lp.get_project("frobnicator")
     with pytest.raises(Unauthorized):
         lp.new_project("widget", title="Widget", display_name="Widget", summary="A widget.")
@@ -129,8 +140,10 @@ def test_an_anonymous_session_is_told_apart_by_a_401_and_cannot_write(
 
 
 def test_projects_are_read_created_and_a_missing_one_is_not_found(
-    lp: craft.Launchpad, fake_launchpad: FakeService, farm: BuildFarm
+    lp: Launchpad, fake_launchpad: FakeService, farm: BuildFarm
 ) -> None:
+    from craft_application.launchpad import errors, models
+
     created: list[FakeEntry] = []
 
     @fake_launchpad.operation("projects", "new_project")
@@ -139,7 +152,7 @@ def test_projects_are_read_created_and_a_missing_one_is_not_found(
         return created[-1]
 
     project = lp.get_project("frobnicator")
-    with pytest.raises(craft.errors.NotFoundError, match="Could not find project nope"):
+    with pytest.raises(errors.NotFoundError, match="Could not find project nope"):
         lp.get_project("nope")
     widget = lp.new_project(
         "widget", title="Widget", display_name="Widget", summary="A widget.",
@@ -158,9 +171,11 @@ def test_projects_are_read_created_and_a_missing_one_is_not_found(
 
 
 def test_finding_projects_is_refused_before_any_request(
-    lp: craft.Launchpad, fake_launchpad: FakeService
+    lp: Launchpad, fake_launchpad: FakeService
 ) -> None:
     """craft-application passes the search text positionally; launchpadlib takes keywords only."""
+    from craft_application.launchpad import models
+
     sent = len(fake_launchpad.journal)
 
     with pytest.raises(TypeError):
@@ -172,15 +187,19 @@ def test_finding_projects_is_refused_before_any_request(
 # -- snap recipes ---------------------------------------------------------------------------
 
 
-def new_snap(lp: craft.Launchpad, name: str = "frob", **extra: Any) -> models.SnapRecipe:
+def new_snap(lp: Launchpad, name: str = "frob", **extra: Any) -> models.SnapRecipe:
+    from craft_application.launchpad import models
+
     return models.SnapRecipe.new(
         lp, name, "ada", project="frobnicator", git_ref=GIT_REF, store_name=name, **extra
     )
 
 
 def test_snap_recipes_are_created_read_and_found(
-    lp: craft.Launchpad, farm: BuildFarm, fake_launchpad: FakeService
+    lp: Launchpad, farm: BuildFarm, fake_launchpad: FakeService
 ) -> None:
+    from craft_application.launchpad import models
+
     created = new_snap(lp, architectures=["amd64", "arm64"])
     new_snap(lp, "frob-edge")
     read = lp.get_recipe("snap", "frob")
@@ -205,7 +224,7 @@ def test_snap_recipes_are_created_read_and_found(
 
 
 def test_a_missing_or_duplicate_snap_recipe_is_tried_six_times_then_refused(
-    lp: craft.Launchpad, farm: BuildFarm, fake_launchpad: FakeService
+    lp: Launchpad, farm: BuildFarm, fake_launchpad: FakeService
 ) -> None:
     from lazr.restfulclient.errors import BadRequest
 
@@ -225,8 +244,10 @@ def test_a_missing_or_duplicate_snap_recipe_is_tried_six_times_then_refused(
 
 
 def test_a_snap_build_is_requested_and_polled_until_the_builds_exist(
-    lp: craft.Launchpad, farm: BuildFarm, fake_launchpad: FakeService
+    lp: Launchpad, farm: BuildFarm, fake_launchpad: FakeService
 ) -> None:
+    from craft_application.launchpad import models
+
     recipe = new_snap(lp, architectures=["amd64", "arm64"])
 
     builds = recipe.build()
@@ -246,8 +267,10 @@ def test_a_snap_build_is_requested_and_polled_until_the_builds_exist(
 
 
 def test_builds_are_read_cancelled_retried_and_their_files_listed(
-    lp: craft.Launchpad, farm: BuildFarm, fake_launchpad: FakeService
+    lp: Launchpad, farm: BuildFarm, fake_launchpad: FakeService
 ) -> None:
+    from craft_application.launchpad import errors, models
+
     recipe = models.SnapRecipe.new(
         lp, "frob", "ada", git_ref=GIT_REF, architectures=["amd64", "arm64", "riscv64", "s390x"]
     )
@@ -267,7 +290,7 @@ def test_builds_are_read_cancelled_retried_and_their_files_listed(
     for build in (pending, running, built):
         build.cancel()  # the finished one: Launchpad does nothing
     failed.retry()
-    with pytest.raises(craft.errors.BuildError, match=r"Build \d+ cannot be retried\."):
+    with pytest.raises(errors.BuildError, match=r"Build \d+ cannot be retried\."):
         built.retry()
     urls = built.get_artifact_urls()
 
@@ -290,16 +313,19 @@ def test_builds_are_read_cancelled_retried_and_their_files_listed(
 
 
 @pytest.mark.parametrize(
-    ("kind", "recipe_class", "collection", "path"),
+    ("kind", "class_name", "collection", "path"),
     [
-        ("charm", models.CharmRecipe, "charm_recipes", "~ada/frobnicator/+charm/frob"),
-        ("rock", models.RockRecipe, "rock_recipes", "~ada/frobnicator/+rock/frob"),
+        ("charm", "CharmRecipe", "charm_recipes", "~ada/frobnicator/+charm/frob"),
+        ("rock", "RockRecipe", "rock_recipes", "~ada/frobnicator/+rock/frob"),
     ],
 )
 def test_a_charm_or_rock_recipe_is_created_found_read_and_built(
-    kind: str, recipe_class: Any, collection: str, path: str,
-    lp: craft.Launchpad, farm: BuildFarm, fake_launchpad: FakeService,
+    kind: str, class_name: str, collection: str, path: str,
+    lp: Launchpad, farm: BuildFarm, fake_launchpad: FakeService,
 ) -> None:  # fmt: skip
+    from craft_application.launchpad import models
+
+    recipe_class = getattr(models, class_name)
     with pytest.raises(ValueError, match="associated with a project"):
         lp.get_recipe(kind, "frob")
     created = recipe_class.new(lp, "frob", "ada", "frobnicator", git_ref=GIT_REF)
@@ -323,12 +349,14 @@ def test_a_charm_or_rock_recipe_is_created_found_read_and_built(
 
 
 def test_a_recipe_is_deleted_and_then_cannot_be_deleted_again(
-    lp: craft.Launchpad, farm: BuildFarm, fake_launchpad: FakeService
+    lp: Launchpad, farm: BuildFarm, fake_launchpad: FakeService
 ) -> None:
+    from craft_application.launchpad import errors
+
     recipe = new_snap(lp)
 
     recipe.delete()
-    with pytest.raises(craft.errors.LaunchpadError, match="could not be deleted"):
+    with pytest.raises(errors.LaunchpadError, match="could not be deleted"):
         recipe.delete()
 
     deletes = fake_launchpad.journal.requests("DELETE")
@@ -342,12 +370,14 @@ def test_a_recipe_is_deleted_and_then_cannot_be_deleted_again(
 
 
 def test_a_git_repository_is_created_read_and_issues_an_access_token(
-    lp: craft.Launchpad, farm: BuildFarm, fake_launchpad: FakeService
+    lp: Launchpad, farm: BuildFarm, fake_launchpad: FakeService
 ) -> None:
+    from craft_application.launchpad import errors, models
+
     created = lp.new_repository("widget", project="frobnicator")
     read = lp.get_repository(name="widget", project="frobnicator")
     token = read.get_access_token("remote build")
-    with pytest.raises(craft.errors.NotFoundError, match=r"~ada/\+git/nope"):
+    with pytest.raises(errors.NotFoundError, match=r"~ada/\+git/nope"):
         lp.get_repository(name="nope")
 
     assert (created.name, read.owner_name, read.information_type) == (

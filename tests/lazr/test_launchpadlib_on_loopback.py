@@ -11,9 +11,11 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.lazr.lpservice import LoopbackServer
 
 SCENARIOS = Path(__file__).with_name("lp_scenarios.py")
@@ -50,32 +52,47 @@ def run_script(
     return result
 
 
+@pytest.fixture(scope="module")
+def anonymous_run(
+    launchpad_wadl_bytes: bytes, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[LoopbackServer, dict[str, Any]]]:
+    """One ``anonymous`` run on a service of its own, which the tests below only read.
+
+    The three tests check different parts of the same unchanged script's
+    run (its classes, its key lookups, its missing key), so one child serves them.
+    """
+    with LoopbackServer(launchpad_wadl_bytes) as server:
+        yield server, run_scenario("anonymous", server, tmp_path_factory.mktemp("anonymous"))
+
+
 def test_launchpadlib_anonymous_session_runs_on_wadlclient(
-    launchpad_like: LoopbackServer, tmp_path: Path
+    anonymous_run: tuple[LoopbackServer, dict[str, Any]],
 ) -> None:
-    result = run_scenario("anonymous", launchpad_like, tmp_path)
+    server, result = anonymous_run
     assert result["root_class_module"] == "wadlclient.lazr.restfulclient.resource"
     assert result["service_root_module"] == "wadlclient.lazr.restfulclient.resource"
     assert result["people"] == ["ada", "alan", "grace"]
     assert result["person_by_key"] == "Ada Lovelace"
     assert result["operation_result"] == "grace"
-    wadl_requests = [e for e in launchpad_like.state.requests_to("/1.0/") if "wadl" in e.accept]
+    wadl_requests = [e for e in server.state.requests_to("/1.0/") if "wadl" in e.accept]
     assert [e.accept for e in wadl_requests] == ["application/vnd.sun.wadl+xml"]
 
 
 def test_bugs_key_lookup_is_by_bug_number_not_position(
-    launchpad_like: LoopbackServer, tmp_path: Path
+    anonymous_run: tuple[LoopbackServer, dict[str, Any]],
 ) -> None:
-    result = run_scenario("anonymous", launchpad_like, tmp_path)
+    server, result = anonymous_run
     assert (result["bug_1_id"], result["bug_1_title"]) == (1, "First bug")
     assert result["bug_at_position_1"] == 2
-    assert launchpad_like.state.requests_to("/1.0/bugs/1")
+    assert server.state.requests_to("/1.0/bugs/1")
 
 
-def test_missing_bug_key_raises_key_error(launchpad_like: LoopbackServer, tmp_path: Path) -> None:
-    result = run_scenario("anonymous", launchpad_like, tmp_path)
+def test_missing_bug_key_raises_key_error(
+    anonymous_run: tuple[LoopbackServer, dict[str, Any]],
+) -> None:
+    server, result = anonymous_run
     assert result["missing_bug"] == "KeyError 999"
-    assert [e.status for e in launchpad_like.state.requests_to("/1.0/bugs/999")] == [404]
+    assert [e.status for e in server.state.requests_to("/1.0/bugs/999")] == [404]
 
 
 def test_expired_token_runs_the_authorization_engine_once_and_retries(

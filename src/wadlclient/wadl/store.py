@@ -75,6 +75,9 @@ _TYPES, _REPRESENTATIONS, _METHODS = "t", "r", "m"
 # to model classes, negative numbers.
 _SHARED_STRING_LENGTH = 6
 _CLASS_REFERENCES = {cls: -1 - n for n, cls in enumerate(_MODEL_CLASSES)}
+#: Plain values met inside model objects, never written as references. A model
+#: is dumped at every cold start: these are about half of what the pickler meets.
+_NEVER_REFERENCED = frozenset({tuple, type(None), bool, int, float})
 
 
 def _model_class(reference: int) -> type:
@@ -103,19 +106,20 @@ class _ModelPickler(pickle.Pickler):
         self.dump(obj)
 
     def persistent_id(self, obj: Any) -> Any:
-        if type(obj) is str:
+        kind = type(obj)
+        if kind is str:
             return self._strings.reference(obj) if len(obj) >= _SHARED_STRING_LENGTH else None
-        if obj is self._top:
+        if kind in _NEVER_REFERENCED or obj is self._top:
             return None
-        if type(obj) is type:
+        if kind is type:
             return _CLASS_REFERENCES.get(obj)
         return self._shared.get(id(obj))
 
     def reducer_override(self, obj: Any) -> Any:
-        names = _MODEL_FIELDS.get(type(obj))
-        if names is None:
+        if type(obj) not in _MODEL_FIELDS:
             return NotImplemented
-        return type(obj), tuple(getattr(obj, name) for name in names)
+        # A model class is a NamedTuple: its items are its field values, in field order.
+        return type(obj), tuple(obj)
 
 
 class _StringTable:
