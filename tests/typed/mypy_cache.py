@@ -6,5 +6,5 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-#: ``mypy_cache(*options)``: the run's cache for mypy runs with these options, held until left.
-MypyCache = Callable[..., AbstractContextManager[Path]]
+#: ``mypy_cache(cwd)``: the run's cache for mypy run in ``cwd``, held until left.
+MypyCache = Callable[[Path], AbstractContextManager[Path]]

@@ -34,7 +34,7 @@ def _marked(path: Path) -> list[int]:
 @pytest.fixture(scope="module")
 def mypy_errors(mypy_cache: MypyCache) -> list[tuple[str, int, str]]:
     """``mypy --strict`` for Python 3.10 on the three modules: each error's file, line, message."""
-    with mypy_cache("--strict", "--python-version", "3.10") as cache:
+    with mypy_cache(HERE) as cache:
         done = subprocess.run(
             [sys.executable, "-m", "mypy", "--strict", "--python-version", "3.10",
              "--cache-dir", str(cache), "--no-error-summary", "--hide-error-context",

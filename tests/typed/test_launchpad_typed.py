@@ -49,7 +49,7 @@ def test_the_shipped_package_is_what_stubgen_writes_from_launchpads_devel_wadl()
 
 def _mypy(mypy_cache: MypyCache, *targets: Path) -> list[str]:
     """``mypy --strict`` as a project runs it (launchpadlib-stubs found as installed); errors."""
-    with mypy_cache("--strict") as cache:
+    with mypy_cache(HERE) as cache:
         done = subprocess.run(
             [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
              "--no-error-summary", "--hide-error-context", *map(str, targets)],

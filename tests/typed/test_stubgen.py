@@ -34,7 +34,7 @@ FILES = ("__init__.py", "__init__.pyi", "py.typed")
 def mypy(mypy_cache: MypyCache, path: Path, *targets: Path) -> list[str]:
     """Run ``mypy --strict`` on ``targets`` with ``path`` as MYPYPATH; its output lines."""
     env = {**os.environ, "MYPYPATH": str(path)}
-    with mypy_cache("--strict") as cache:
+    with mypy_cache(path) as cache:
         done = subprocess.run(
             [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
              "--no-error-summary", "--hide-error-context", *map(str, targets)],
