@@ -13,6 +13,10 @@ from pathlib import Path
 
 from .docblocks import ROOT, blocks_of
 
+#: The plugins of craft-application and craft-cli, installed for tests/consumers (pyproject's
+#: addopts leaves them out of this suite too), are no user's: their session runs without them.
+NOT_THE_USERS = ["-p", "no:craft_application", "-p", "no:emitter"]
+
 
 def _example() -> str:
     readme = blocks_of(ROOT / "README.md")
@@ -25,8 +29,8 @@ def test_the_readme_pytest_example_passes_with_warnings_as_errors(tmp_path: Path
     test_file.write_text(_example())
 
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "error",
-         str(test_file)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *NOT_THE_USERS,
+         "-W", "error", str(test_file)],
         cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
 

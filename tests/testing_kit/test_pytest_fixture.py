@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from .users_pytest import NOT_THE_USERS
+
 pytest_plugins = ["pytester"]
 
 A_HANDLER_THAT_RAISES = """
@@ -58,7 +60,9 @@ def run_pytest(pytester: pytest.Pytester, test_module: str) -> pytest.RunResult:
     files, its fixtures) reaches it, and the module is imported afresh.
     """
     (pytester.path / "test_users_code.py").write_text(test_module)
-    return pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", "test_users_code.py")
+    return pytester.runpytest_inprocess(
+        "-q", "-p", "no:cacheprovider", *NOT_THE_USERS, "test_users_code.py"
+    )
 
 
 def test_a_handlers_exception_fails_the_test_at_teardown_in_one_line(

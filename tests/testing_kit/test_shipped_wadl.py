@@ -10,6 +10,7 @@ from benchmarks.config import shared_data_dir
 
 from wadlclient.testing import LAUNCHPAD_VERSIONS, FakeService, launchpad_wadl
 
+from .users_pytest import NOT_THE_USERS
 from .wire import get_json
 
 pytest_plugins = ["pytester"]
@@ -75,7 +76,9 @@ def test_the_fake_launchpad_fixture_works_with_nothing_configured(
     (pytester.path / "test_users_code.py").write_text(A_USERS_TEST)
     monkeypatch.delenv("WADLCLIENT_LAUNCHPAD_WADL", raising=False)
 
-    done = pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", "test_users_code.py")
+    done = pytester.runpytest_inprocess(
+        "-q", "-p", "no:cacheprovider", *NOT_THE_USERS, "test_users_code.py"
+    )
 
     assert done.ret == 0, done.stdout.str() + done.stderr.str()
     assert "1 passed" in done.stdout.str()
