@@ -11,11 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .docblocks import ROOT, blocks_of
+from tests.testing_kit.users_pytest import NOT_THE_USERS
 
-#: The plugins of craft-application and craft-cli, installed for tests/consumers (pyproject's
-#: addopts leaves them out of this suite too), are no user's: their session runs without them.
-NOT_THE_USERS = ["-p", "no:craft_application", "-p", "no:emitter"]
+from .docblocks import ROOT, blocks_of
 
 
 def _example() -> str:
