@@ -37,34 +37,21 @@ class CraftLike(LaunchpadLike):
 
         found = {
             "~ada/+recipe/daily": entry(
-                "~ada/+recipe/daily",
-                "source_package_recipe",
-                name="daily",
-                owner_link=f"{base}~ada",
-                description="Daily builds of hello",
+                "~ada/+recipe/daily", "source_package_recipe", name="daily",
+                owner_link=f"{base}~ada", description="Daily builds of hello",
             ),
             "~ada/+archive/ubuntu/ppa": entry(
-                "~ada/+archive/ubuntu/ppa",
-                "archive",
-                name="ppa",
-                owner_link=f"{base}~ada",
+                "~ada/+archive/ubuntu/ppa", "archive", name="ppa", owner_link=f"{base}~ada",
             ),
             "ubuntu": entry("ubuntu", "distribution", name="ubuntu", display_name="Ubuntu"),
             "ubuntu/noble": entry("ubuntu/noble", "distro_series", name="noble", version="24.04"),
             "~ada/+snap/hello": entry(
-                "~ada/+snap/hello",
-                "snap",
-                name="hello",
-                owner_link=f"{base}~ada",
-                store_channels=["latest/edge", "latest/beta"],
-                information_type="Public",
+                "~ada/+snap/hello", "snap", name="hello", owner_link=f"{base}~ada",
+                store_channels=["latest/edge", "latest/beta"], information_type="Public",
                 pending_build_requests_collection_link=f"{base}~ada/+snap/hello/requests",
             ),
             "bugs/1/tasks/1": entry(
-                "bugs/1/tasks/1",
-                "bug_task",
-                status=self.task_status,
-                importance="Low",
+                "bugs/1/tasks/1", "bug_task", status=self.task_status, importance="Low",
             ),
         }
         for number, status in ((1, "Pending"), (2, "Completed")):
@@ -88,7 +75,9 @@ class CraftLike(LaunchpadLike):
         pages = {
             "snaps": ["~ada/+snap/hello"],
             "bugs/1/tasks": ["bugs/1/tasks/1"],
-            "~ada/+snap/hello/requests": [f"~ada/+snap/hello/+build-request/{n}" for n in (1, 2)],
+            "~ada/+snap/hello/requests": [
+                f"~ada/+snap/hello/+build-request/{n}" for n in (1, 2)
+            ],
         }
         if relative in pages:
             return self._page([entries[p] for p in pages[relative]], query, "page")
