@@ -1,8 +1,8 @@
 """The docs site as a reader sees it: built with mkdocs, every page rendered, nothing left raw,
 every public name in the API reference, and the site usable opened from disk.
 
-One build (``mkdocs build --strict``, as ``make docs`` runs it) into a
-temporary directory; the tests read its HTML.
+One build (``mkdocs build --strict``, as ``make docs`` runs it) per test run into a
+temporary directory shared by the pytest-xdist workers; the tests read its HTML.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from tests.once_per_run import key_of, made_once
 
 from .docblocks import ROOT
 
@@ -47,15 +48,24 @@ RAW = {
 }
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    where = tmp_path_factory.mktemp("site")
+#: What the site is built from: a change to any of these is a new build.
+SITE_INPUTS = [ROOT / "mkdocs.yml", ROOT / "mkdocs_hooks.py", ROOT / "README.md"]
+
+
+def _build(where: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(where)],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
-    return where
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built once per run whichever pytest-xdist workers run these tests."""
+    sources = [p for top in ("docs", "src") for p in (ROOT / top).rglob("*") if p.is_file()]
+    key = key_of(SITE_INPUTS, [p for p in sources if "__pycache__" not in p.parts])
+    return made_once(tmp_path_factory, f"docs-site-{key}", _build)
 
 
 def _page(site: Path, name: str) -> str:

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.testing_kit.users_pytest import NOT_THE_USERS
+
 from .docblocks import ROOT, blocks_of
 
 
@@ -25,8 +27,8 @@ def test_the_readme_pytest_example_passes_with_warnings_as_errors(tmp_path: Path
     test_file.write_text(_example())
 
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "error",
-         str(test_file)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *NOT_THE_USERS,
+         "-W", "error", str(test_file)],
         cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
 

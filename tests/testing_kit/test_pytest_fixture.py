@@ -1,11 +1,13 @@
-"""The ``fake_launchpad`` fixture as a project's test suite uses it, run by pytest in a child."""
+"""The ``fake_launchpad`` fixture as a project's test suite uses it, run by a pytest session of
+its own (pytester's, in this process: the plugin found by its entry point, as in a project)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
+import pytest
+
+from .users_pytest import NOT_THE_USERS
+
+pytest_plugins = ["pytester"]
 
 A_HANDLER_THAT_RAISES = """
 from launchpadlib.launchpad import Launchpad
@@ -44,29 +46,41 @@ def test_code_that_logs_in_with_launchpadlibs_default_version(fake_launchpad):
 """
 
 
-def run_pytest(tmp_path: Path, test_module: str) -> subprocess.CompletedProcess[str]:
-    (tmp_path / "test_users_code.py").write_text(test_module)
-    env = {key: value for key, value in os.environ.items() if key != "WADLCLIENT_LAUNCHPAD_WADL"}
-    env["HOME"] = str(tmp_path)
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_users_code.py"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+@pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytester's, with no Launchpad WADL named in the environment (pytester gives HOME)."""
+    monkeypatch.delenv("WADLCLIENT_LAUNCHPAD_WADL", raising=False)
+    return pytester
 
 
-def test_a_handlers_exception_fails_the_test_at_teardown_in_one_line(tmp_path: Path) -> None:
-    done = run_pytest(tmp_path, A_HANDLER_THAT_RAISES)
+def run_pytest(pytester: pytest.Pytester, test_module: str) -> pytest.RunResult:
+    """pytest on ``test_module``, as written, with no WADL named and HOME of its own.
 
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "1 passed, 1 error" in done.stdout
-    failed = [line for line in done.stdout.splitlines() if "a handler of the fake raised" in line]
+    A new session in this process: no child needed, nothing of this session (its conftest
+    files, its fixtures) reaches it, and the module is imported afresh.
+    """
+    (pytester.path / "test_users_code.py").write_text(test_module)
+    return pytester.runpytest_inprocess(
+        "-q", "-p", "no:cacheprovider", *NOT_THE_USERS, "test_users_code.py"
+    )
+
+
+def test_a_handlers_exception_fails_the_test_at_teardown_in_one_line(
+    pytester: pytest.Pytester,
+) -> None:
+    done = run_pytest(pytester, A_HANDLER_THAT_RAISES)
+    stdout = done.stdout.str()
+
+    assert done.ret == 1, stdout + done.stderr.str()
+    assert "1 passed, 1 error" in stdout
+    failed = [line for line in stdout.splitlines() if "a handler of the fake raised" in line]
     assert failed[0].startswith("a handler of the fake raised KeyError: 'other' (")
     assert failed[0].endswith("test_users_code.py:10)")
-    assert "Traceback" not in done.stdout
+    assert "Traceback" not in stdout
 
 
-def test_the_fixture_serves_the_version_its_wadl_fixture_names(tmp_path: Path) -> None:
-    done = run_pytest(tmp_path, A_SUITE_ON_THE_1_0_API)
+def test_the_fixture_serves_the_version_its_wadl_fixture_names(pytester: pytest.Pytester) -> None:
+    done = run_pytest(pytester, A_SUITE_ON_THE_1_0_API)
 
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "1 passed" in done.stdout
+    assert done.ret == 0, done.stdout.str() + done.stderr.str()
+    assert "1 passed" in done.stdout.str()

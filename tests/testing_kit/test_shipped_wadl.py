@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from benchmarks.config import shared_data_dir
 
 from wadlclient.testing import LAUNCHPAD_VERSIONS, FakeService, launchpad_wadl
 
+from .users_pytest import NOT_THE_USERS
 from .wire import get_json
+
+pytest_plugins = ["pytester"]
 
 A_USERS_TEST = """
 from launchpadlib.launchpad import Launchpad
@@ -68,15 +67,18 @@ def test_a_fake_of_each_version_serves_that_version() -> None:
             assert get_json(fake, "")["people_collection_link"] == fake.base + "people"
 
 
-def test_the_fake_launchpad_fixture_works_with_nothing_configured(tmp_path: Path) -> None:
-    (tmp_path / "test_users_code.py").write_text(A_USERS_TEST)
-    env = {key: value for key, value in os.environ.items() if key != "WADLCLIENT_LAUNCHPAD_WADL"}
-    env["HOME"] = str(tmp_path)
+def test_the_fake_launchpad_fixture_works_with_nothing_configured(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user's test run by a pytest session of its own (pytester's, in this process: the
+    plugin found by its entry point, none of this session's conftest files), no WADL named,
+    HOME its own."""
+    (pytester.path / "test_users_code.py").write_text(A_USERS_TEST)
+    monkeypatch.delenv("WADLCLIENT_LAUNCHPAD_WADL", raising=False)
 
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_users_code.py"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    done = pytester.runpytest_inprocess(
+        "-q", "-p", "no:cacheprovider", *NOT_THE_USERS, "test_users_code.py"
+    )
 
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "1 passed" in done.stdout
+    assert done.ret == 0, done.stdout.str() + done.stderr.str()
+    assert "1 passed" in done.stdout.str()

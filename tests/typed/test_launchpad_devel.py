@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.once_per_run import key_of, made_once
+from tests.typed.mypy_cache import MypyCache
 
 HERE = Path(__file__).resolve().parent / "launchpad"
 FLOWS, CLIENT, TYPOS = HERE / "devel_flows.py", HERE / "real_client.py", HERE / "devel_typos.py"
@@ -30,14 +32,15 @@ def _marked(path: Path) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def mypy_errors(mypy_cache: Path) -> list[tuple[str, int, str]]:
+def mypy_errors(mypy_cache: MypyCache) -> list[tuple[str, int, str]]:
     """``mypy --strict`` for Python 3.10 on the three modules: each error's file, line, message."""
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--python-version", "3.10",
-         "--cache-dir", str(mypy_cache), "--no-error-summary", "--hide-error-context",
-         *map(str, (FLOWS, CLIENT, TYPOS))],
-        cwd=HERE, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+    with mypy_cache(HERE) as cache:
+        done = subprocess.run(
+            [sys.executable, "-m", "mypy", "--strict", "--python-version", "3.10",
+             "--cache-dir", str(cache), "--no-error-summary", "--hide-error-context",
+             *map(str, (FLOWS, CLIENT, TYPOS))],
+            cwd=HERE, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
     assert not done.stderr, done.stderr
     found = []
     for line in done.stdout.splitlines():
@@ -48,12 +51,8 @@ def mypy_errors(mypy_cache: Path) -> list[tuple[str, int, str]]:
     return found
 
 
-@pytest.fixture(scope="module")
-def pyright_errors(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    """pyright in strict mode for Python 3.10 on copies of the three modules: its errors."""
-    if importlib.util.find_spec("pyright") is None:
-        pytest.skip("pyright is not installed: the lint extra installs it (make test does)")
-    where = tmp_path_factory.mktemp("pyright")
+def _pyright(where: Path) -> None:
+    """Run pyright in strict mode for Python 3.10 on copies of the three modules in ``where``."""
     for source in (FLOWS, CLIENT, TYPOS):
         (where / source.name).write_text(source.read_text())
     config = {"typeCheckingMode": "strict", "pythonVersion": "3.10"}
@@ -63,7 +62,18 @@ def pyright_errors(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, A
         cwd=where, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.stdout.startswith("{"), done.stdout + done.stderr
-    diagnostics: list[dict[str, Any]] = json.loads(done.stdout)["generalDiagnostics"]
+    (where / "report.json").write_text(done.stdout)
+
+
+@pytest.fixture(scope="session")
+def pyright_errors(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """pyright's errors on the three modules, from one run shared by the pytest-xdist workers."""
+    if importlib.util.find_spec("pyright") is None:
+        pytest.skip("pyright is not installed: the lint extra installs it (make test does)")
+    key = key_of([FLOWS, CLIENT, TYPOS])
+    where = made_once(tmp_path_factory, f"pyright-devel-{key}", _pyright)
+    report = json.loads((where / "report.json").read_text())
+    diagnostics: list[dict[str, Any]] = report["generalDiagnostics"]
     return [d for d in diagnostics if d["severity"] == "error"]
 
 

@@ -23,6 +23,7 @@ import pytest
 from benchmarks.config import launchpad_published_wadl_path
 from tests.lazr.lpservice import LoopbackServer
 from tests.typed.launchpad.service import CraftLike
+from tests.typed.mypy_cache import MypyCache
 
 from wadlclient.stubgen import generate, load
 
@@ -46,18 +47,19 @@ def test_the_shipped_package_is_what_stubgen_writes_from_launchpads_devel_wadl()
         )
 
 
-def _mypy(cache: Path, *targets: Path) -> list[str]:
+def _mypy(mypy_cache: MypyCache, *targets: Path) -> list[str]:
     """``mypy --strict`` as a project runs it (launchpadlib-stubs found as installed); errors."""
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
-         "--no-error-summary", "--hide-error-context", *map(str, targets)],
-        cwd=HERE, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+    with mypy_cache(HERE) as cache:
+        done = subprocess.run(
+            [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
+             "--no-error-summary", "--hide-error-context", *map(str, targets)],
+            cwd=HERE, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
     assert not done.stderr, done.stderr
     return [line for line in done.stdout.splitlines() if ": error:" in line]
 
 
-def test_mypy_strict_accepts_the_models_and_reports_each_typo(mypy_cache: Path) -> None:
+def test_mypy_strict_accepts_the_models_and_reports_each_typo(mypy_cache: MypyCache) -> None:
     reported = _mypy(mypy_cache, MODELS, TYPOS)
 
     assert [line for line in reported if MODELS.name in line] == []

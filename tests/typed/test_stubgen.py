@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.typed.mypy_cache import MypyCache
 
 from wadlclient.cli import main
 from wadlclient.stubgen import generate, load
@@ -30,14 +31,15 @@ CHECKED_IN = ROOT / "examples" / "cookbook_typed"
 FILES = ("__init__.py", "__init__.pyi", "py.typed")
 
 
-def mypy(cache: Path, path: Path, *targets: Path) -> list[str]:
+def mypy(mypy_cache: MypyCache, path: Path, *targets: Path) -> list[str]:
     """Run ``mypy --strict`` on ``targets`` with ``path`` as MYPYPATH; its output lines."""
     env = {**os.environ, "MYPYPATH": str(path)}
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
-         "--no-error-summary", "--hide-error-context", *map(str, targets)],
-        cwd=path, env=env, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+    with mypy_cache(path) as cache:
+        done = subprocess.run(
+            [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
+             "--no-error-summary", "--hide-error-context", *map(str, targets)],
+            cwd=path, env=env, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
     assert not done.stderr, done.stderr
     return done.stdout.splitlines()
 
@@ -88,7 +90,7 @@ def test_the_checked_in_package_is_what_stubgen_writes_for_the_example_service(
 
 
 def test_mypy_strict_accepts_a_correct_script_and_reports_each_mistake(
-    generated: Path, mypy_cache: Path
+    generated: Path, mypy_cache: MypyCache
 ) -> None:
     good, bad, rules = (SCRIPTS / name for name in ("typed_ok.py", "typed_mistakes.py",
                                                      "typed_rules.py"))  # fmt: skip
@@ -139,7 +141,9 @@ def test_the_correct_script_runs_against_the_service(
     assert len(found) == 2
 
 
-def test_the_plain_api_types_index_slice_and_iteration(mypy_cache: Path, tmp_path: Path) -> None:
+def test_the_plain_api_types_index_slice_and_iteration(
+    mypy_cache: MypyCache, tmp_path: Path
+) -> None:
     script = SCRIPTS / "plain_api.py"
     lines = mypy(mypy_cache, tmp_path, script)
 
@@ -177,7 +181,7 @@ def test_at_run_time_the_package_holds_three_functions_and_names_as_any(
 
 
 def test_launchpad_package_is_deterministic_and_passes_ruff_and_mypy_strict(
-    launchpad_wadl_path: Path, tmp_path: Path, mypy_cache: Path
+    launchpad_wadl_path: Path, tmp_path: Path, mypy_cache: MypyCache
 ) -> None:
     first = generate(*load(str(launchpad_wadl_path)), "launchpad_typed")
     again = generate(*load(str(launchpad_wadl_path)), "launchpad_typed")
