@@ -25,12 +25,13 @@ from wadlclient import EXAMPLE_WADL_MEDIA_TYPE
 from wadlclient.auth import AccessToken, BasicHttpAuthorizer, HttpAuthorizer, OAuthAuthorizer
 
 Factory = Callable[..., Any]
+AddUser = Callable[[Any, str, str], None]
 
 
 @pytest.fixture
-def basic_service(cookbook_service_factory: Factory) -> Any:
+def basic_service(cookbook_service_factory: Factory, add_user: AddUser) -> Any:
     service = cookbook_service_factory(auth="basic")
-    service.add_user("alice", "wonderland")
+    add_user(service, "alice", "wonderland")
     return service
 
 
