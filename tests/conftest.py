@@ -9,13 +9,16 @@ beside the clone (as in CI), then ``/work/shared``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from benchmarks.config import launchpad_wadl_path as _launchpad_wadl_path
 from tests.realservice.lazr_example import LazrExample
 from tests.tls_service import TLSService, running_tls_service
+
+from cookbook_service.testing import RunningService
 
 
 @pytest.fixture(scope="session")
@@ -78,3 +81,30 @@ def empty_redis(redis_url: str) -> str:
     with redis.Redis.from_url(redis_url) as client:
         client.flushdb()
     return redis_url
+
+
+#: (the store, a name, a password) -> the record the store held once that user was added.
+_ADDED: dict[tuple[int, str, str], tuple[Any, tuple[str, str] | None]] = {}
+
+
+@pytest.fixture
+def add_user() -> Callable[[RunningService, str, str], None]:
+    """``add_user(service, name, password)``: ``service.add_user``, hashing only when needed.
+
+    A pooled service keeps its users from test to test, and each hash is a
+    scrypt (~60 ms of CPU): the user is added again only when the store does
+    not hold the very record this name and password were given last time
+    (another test may have given the name another password).
+    """
+
+    def add(service: RunningService, name: str, password: str) -> None:
+        key = (id(service.store), name, password)
+        held = _ADDED.get(key)
+        if held is not None and held[0] is service.store:
+            record = service.store.password_record(name)
+            if record is not None and record == held[1]:
+                return
+        service.add_user(name, password)
+        _ADDED[key] = (service.store, service.store.password_record(name))
+
+    return add

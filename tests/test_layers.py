@@ -12,6 +12,7 @@ module with no rule fails rather than being allowed everything.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,8 +147,12 @@ def _statements(body: list[ast.stmt], module_level: bool) -> Iterator[tuple[ast.
                     yield from _statements(child.body, module_level)
 
 
-def imports(module: Module) -> list[Import]:
-    """What ``module`` imports: ``from a import b`` is ``a.b`` when that is a module."""
+@functools.cache
+def imports(module: Module) -> tuple[Import, ...]:
+    """What ``module`` imports: ``from a import b`` is ``a.b`` when that is a module.
+
+    Read once per process: the cycle and ring checks read every module again.
+    """
     tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
     found = []
     for node, module_level in _statements(tree.body, True):
@@ -164,7 +169,7 @@ def imports(module: Module) -> list[Import]:
                 candidate = f"{base}.{alias.name}"
                 target = candidate if candidate in KNOWN else base
                 found.append(Import(target, node.lineno, module_level))
-    return found
+    return tuple(found)
 
 
 def _where(path: Path) -> str:

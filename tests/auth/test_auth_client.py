@@ -22,6 +22,7 @@ from wadlclient.auth import AccessToken, BasicHttpAuthorizer, HttpAuthorizer, OA
 from wadlclient.errors import Unauthorized
 
 Factory = Callable[..., Any]
+AddUser = Callable[[Any, str, str], None]
 
 PASSWORD = "pw-Wonderland-7421"
 TOKEN_SECRET = "ts-Looking-Glass-9350"
@@ -35,9 +36,9 @@ SECRETS = (
 
 
 @pytest.fixture
-def basic_service(cookbook_service_factory: Factory) -> Any:
+def basic_service(cookbook_service_factory: Factory, add_user: AddUser) -> Any:
     service = cookbook_service_factory(auth="basic")
-    service.add_user("alice", PASSWORD)
+    add_user(service, "alice", PASSWORD)
     return service
 
 

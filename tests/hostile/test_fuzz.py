@@ -11,6 +11,7 @@ link the root does not have, `IndexError` past the end of a collection.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 from typing import Any
@@ -43,6 +44,13 @@ json_values = st.recursive(
 )
 
 
+# The strategies that take the server's address are built once per address
+# (functools.cache): a strategy built afresh for every draw works out its
+# properties again each time, which cost more than the examples' HTTP. The
+# distribution drawn from is the same.
+
+
+@functools.cache
 @st.composite
 def links(draw: st.DrawFn, base: str) -> Any:
     """A link as a hostile server might write it: good, relative, foreign, odd, or not a string."""
@@ -67,6 +75,7 @@ def links(draw: st.DrawFn, base: str) -> Any:
     )
 
 
+@functools.cache
 @st.composite
 def entries(draw: st.DrawFn, base: str) -> Any:
     entry = {
@@ -82,6 +91,7 @@ def entries(draw: st.DrawFn, base: str) -> Any:
     return draw(st.one_of(st.just(entry), json_values))
 
 
+@functools.cache
 @st.composite
 def pages(draw: st.DrawFn, base: str) -> bytes:
     document: dict[str, Any] = {"entries": draw(st.lists(entries(base), max_size=4))}
@@ -99,6 +109,7 @@ def pages(draw: st.DrawFn, base: str) -> bytes:
     return json.dumps(document).encode()
 
 
+@functools.cache
 @st.composite
 def wadls(draw: st.DrawFn, root: str) -> bytes:
     wadl = generate_wadl(root, WADL_TYPE)
@@ -113,6 +124,22 @@ def wadls(draw: st.DrawFn, root: str) -> bytes:
         target = draw(st.sampled_from([b"#recipe-full", b"#service-root-json", b"#recipe-page"]))
         return wadl.replace(target, b"#missing", 1)
     return wadl
+
+
+@functools.cache
+def root_documents(base: str) -> st.SearchStrategy[Any]:
+    """A service root's JSON: links to the three collections (good or not), or any JSON."""
+    return st.one_of(
+        st.fixed_dictionaries(
+            {
+                "resource_type_link": st.sampled_from(
+                    ["#service-root", base + "/1.0/#service-root", 3]
+                ),
+                **{f"{name}_collection_link": links(base) for name in COLLECTIONS},
+            }
+        ),
+        json_values,
+    )
 
 
 def _serve(hostile: HostileServer, wadl: bytes, root_json: bytes, served: list[bytes]) -> None:
@@ -174,20 +201,7 @@ def test_generated_wadl_root_json_and_pages_give_only_wadlclient_errors(
 ) -> None:
     base = hostile.url
     wadl = data.draw(wadls(base + "/1.0/"), label="wadl")
-    root_document = data.draw(
-        st.one_of(
-            st.fixed_dictionaries(
-                {
-                    "resource_type_link": st.sampled_from(
-                        ["#service-root", base + "/1.0/#service-root", 3]
-                    ),
-                    **{f"{name}_collection_link": links(base) for name in COLLECTIONS},
-                }
-            ),
-            json_values,
-        ),
-        label="root",
-    )
+    root_document = data.draw(root_documents(base), label="root")
     served = data.draw(st.lists(pages(base), min_size=1, max_size=4), label="pages")
     _serve(hostile, wadl, json.dumps(root_document).encode(), served)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -14,6 +15,8 @@ from cookbook_service.testing import (
     PUBLIC_RECIPE_COUNT,
     RunningService,
 )
+
+AddUser = Callable[[RunningService, str, str], None]
 
 
 def _basic(user: str, password: str) -> dict[str, str]:
@@ -32,9 +35,9 @@ def _oauth(consumer: str, token: str = "", consumer_secret: str = "", secret: st
 
 
 @pytest.fixture
-def basic_service(cookbook_service_factory: Any) -> RunningService:
+def basic_service(cookbook_service_factory: Any, add_user: AddUser) -> RunningService:
     service: RunningService = cookbook_service_factory(auth="basic")
-    service.add_user("alice", "wonderland")
+    add_user(service, "alice", "wonderland")
     return service
 
 

@@ -12,6 +12,10 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
+from cookbook_service.__main__ import main
+
 
 def _command(*args: str) -> list[str]:
     return [sys.executable, "-m", "cookbook_service", "--host", "127.0.0.1", *args]
@@ -116,12 +120,15 @@ def test_ctrl_c_stops_the_service_with_one_line() -> None:
     assert process.returncode == 130
 
 
-def test_help_shows_the_defaults_of_the_address() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "cookbook_service", "--help"],
-        capture_output=True, text=True, timeout=60, check=False, env=_env(),
-    )  # fmt: skip
+def test_help_shows_the_defaults_of_the_address(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In-process (the tests above start ``python -m cookbook_service``), 80 columns wide."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
 
-    assert done.returncode == 0
-    assert "address to listen on (default 127.0.0.1)" in done.stdout
-    assert "port to listen on (default 8080)" in done.stdout
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert "address to listen on (default 127.0.0.1)" in out
+    assert "port to listen on (default 8080)" in out
