@@ -38,7 +38,7 @@ redis-server:
 # The suite runs in parallel (pytest-xdist): half again as many worker processes as cores,
 # since a test spends about a third of its time waiting (servers, child processes,
 # latency) rather than computing; each worker takes the next test when it is free
-# (--dist worksteal). On 2 cores: 3 workers, 116 s against 272 s in one process.
+# (--dist worksteal). On 2 cores: 3 workers.
 TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(max(2, (3 * len(os.sched_getaffinity(0)) + 1) // 2))")
 
 # The suite starts hundreds of Python processes (workers, scripts, servers). Where the
