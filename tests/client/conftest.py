@@ -18,7 +18,8 @@ import pytest
 import uvicorn
 
 from cookbook_service.testing import JournalEntry, RunningService
-from wadlclient import ServiceRoot
+from wadlclient import ServiceRoot, schema
+from wadlclient.wadl import Application
 
 
 @contextmanager
@@ -105,3 +106,18 @@ def journal_entries(service: RunningService) -> list[JournalEntry]:
     """Every journal entry, once the journal has settled."""
     settle(service)
     return service.journal.entries()
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The URL of every WADL parse, from an empty in-process memo of models."""
+    calls: list[str | None] = []
+    real = schema.parse_wadl
+
+    def counting(data: bytes | str, url: str | None = None, **options: Any) -> Application:
+        calls.append(url)
+        return real(data, url, **options)
+
+    monkeypatch.setattr(schema, "parse_wadl", counting)
+    monkeypatch.setattr(schema, "SCHEMAS", schema.SchemaMemo())
+    return calls

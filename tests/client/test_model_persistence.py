@@ -8,35 +8,25 @@ counts the calls of ``parse_wadl`` made through the object layer.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from cookbook_service.testing import RunningService
 from wadlclient import EXAMPLE_WADL_MEDIA_TYPE, ServiceRoot, schema
 from wadlclient.cache import HTTPCache
-from wadlclient.wadl import Application, wadl_digest
+from wadlclient.wadl import wadl_digest
 from wadlclient.wadl.store import dump_model, load_model
 
 
 @pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
-    """Record the URL of every WADL parse; start with an empty in-process memo.
+def parses(parses: list[str | None], monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The client conftest's count of parses, with small models persisted too.
 
     The example service's WADL is small, so the size below which models are
     not persisted is lowered to persist it like a big one.
     """
     monkeypatch.setattr(schema, "MODEL_PERSIST_MIN_BYTES", 0)
-    calls: list[str | None] = []
-    real = schema.parse_wadl
-
-    def counting(data: bytes | str, url: str | None = None, **options: Any) -> Application:
-        calls.append(url)
-        return real(data, url, **options)
-
-    monkeypatch.setattr(schema, "parse_wadl", counting)
-    monkeypatch.setattr(schema, "SCHEMAS", schema.SchemaMemo())
-    return calls
+    return parses
 
 
 def forget_models(monkeypatch: pytest.MonkeyPatch) -> None:

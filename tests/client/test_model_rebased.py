@@ -10,30 +10,10 @@ parsing again would build the same thing. Counted with the calls of
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
-from wadlclient import ServiceRoot, schema
+from wadlclient import ServiceRoot
 from wadlclient.objects import session_of
 from wadlclient.testing import FakeService, launchpad_wadl
-from wadlclient.wadl import Application
 from wadlclient.wadl.rebase import shape_of
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
-    """The URL of every WADL parse, from an empty in-process memo."""
-    calls: list[str | None] = []
-    real = schema.parse_wadl
-
-    def counting(data: bytes | str, url: str | None = None, **options: Any) -> Application:
-        calls.append(url)
-        return real(data, url, **options)
-
-    monkeypatch.setattr(schema, "parse_wadl", counting)
-    monkeypatch.setattr(schema, "SCHEMAS", schema.SchemaMemo())
-    return calls
 
 
 def test_a_second_fake_of_the_same_wadl_is_read_without_parsing(
