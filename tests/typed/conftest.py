@@ -1,34 +1,74 @@
-"""One mypy cache per configuration for every mypy run of the typed tests in a test run.
+"""The typed tests' checkers, shared by the whole test run (every pytest-xdist worker).
 
-Each run analyses wadlclient, its stubs and the standard library before the
-module under test; with a cache shared by the whole run (every pytest-xdist
-worker's mypy runs, one at a time behind a file lock, so no two write it at
-once), that is done once. mypy's incremental mode checks each cached module
-against its source and options, so a shared cache reports what a cold one
-would. Runs under other options would only redo each other's work: a run in
-the project (cwd inside it) takes the project's ``[tool.mypy]`` (Python 3.10,
-its overrides), one elsewhere none, so each of the two has a cache of its own.
+mypy: one cache for the run, under the project's configuration (checkers.py),
+seeded from the project's ``.mypy_cache`` when ``make lint`` has left one
+(copied: nothing is written back), so wadlclient, its stubs and the standard
+library are analysed at most once per run, not once per test. Its mypy runs
+take it one at a time, behind a file lock, so no two write it at once.
+The launchpad modules both checkers check: one mypy run and one pyright run
+per test run, and each test asserts on its own files.
 """
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+import importlib.util
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
-from tests.once_per_run import key_of, locked
-from tests.typed.mypy_cache import MypyCache
+from tests.once_per_run import key_of, locked, made_once
+from tests.typed.checkers import (
+    CONFIG,
+    LAUNCHPAD,
+    LAUNCHPAD_CHECKED,
+    ROOT,
+    Mypy,
+    diagnostics_by_file,
+    errors_by_file,
+    run_mypy,
+    run_pyright,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
+
+def _seed(cache: Path) -> None:
+    """Start from ``make lint``'s cache, if any: same mypy, same options, so its modules hold."""
+    if (ROOT / ".mypy_cache").is_dir():
+        shutil.copytree(ROOT / ".mypy_cache", cache, dirs_exist_ok=True)
 
 
 @pytest.fixture(scope="session")
-def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> MypyCache:
-    """The run's mypy cache for a run in ``cwd``, locked while a mypy run uses it."""
+def mypy(tmp_path_factory: pytest.TempPathFactory) -> Mypy:
+    """``mypy(*targets, cwd=..., mypypath=...)``: the output lines of a run on the run's cache."""
+    name = f"mypy-cache-{key_of(CONFIG)}"
+    made_once(tmp_path_factory, name, _seed)
 
-    def cache(cwd: Path) -> AbstractContextManager[Path]:
-        project = cwd.resolve().is_relative_to(ROOT)
-        config = key_of(ROOT / "pyproject.toml") if project else "none"
-        return locked(tmp_path_factory, f"mypy-cache-{config}")
+    def run(*targets: Path, cwd: Path, mypypath: Path | None = None) -> list[str]:
+        with locked(tmp_path_factory, name) as cache:
+            return run_mypy(cache, targets, cwd, mypypath).splitlines()
 
-    return cache
+    return run
+
+
+@pytest.fixture(scope="session")
+def launchpad_mypy_errors(
+    tmp_path_factory: pytest.TempPathFactory, mypy: Mypy
+) -> dict[str, list[tuple[int, str]]]:
+    """mypy's errors in the launchpad modules, by file name, from one run per test run."""
+
+    def check(where: Path) -> None:
+        output = mypy(*(Path(p.name) for p in LAUNCHPAD_CHECKED), cwd=LAUNCHPAD)
+        (where / "output.txt").write_text("\n".join(output))
+
+    where = made_once(tmp_path_factory, f"mypy-launchpad-{key_of(LAUNCHPAD_CHECKED)}", check)
+    return errors_by_file((where / "output.txt").read_text())
+
+
+@pytest.fixture(scope="session")
+def launchpad_pyright(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    """pyright's diagnostics on the launchpad modules, by file name, from one run per test run."""
+    if importlib.util.find_spec("pyright") is None:
+        pytest.skip("pyright is not installed: the lint extra installs it (make test does)")
+    key = key_of(LAUNCHPAD_CHECKED)
+    where = made_once(tmp_path_factory, f"pyright-launchpad-{key}", run_pyright)
+    return diagnostics_by_file(where / "report.json")

@@ -12,69 +12,48 @@ Python 3.10, find nothing in either and exactly the typos of
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.once_per_run import key_of, made_once
-from tests.typed.mypy_cache import MypyCache
+from tests.typed.checkers import LAUNCHPAD as HERE
+from tests.typed.checkers import LAUNCHPAD_CHECKED
 
-HERE = Path(__file__).resolve().parent / "launchpad"
 FLOWS, CLIENT, TYPOS = HERE / "devel_flows.py", HERE / "real_client.py", HERE / "devel_typos.py"
+#: The modules test_launchpad_typed.py checks in the same runs.
+THEIRS = {p.name for p in LAUNCHPAD_CHECKED} - {FLOWS.name, CLIENT.name, TYPOS.name}
 
 
 def _marked(path: Path) -> list[int]:
     return [n for n, line in enumerate(path.read_text().splitlines(), 1) if "# error" in line]
 
 
-@pytest.fixture(scope="module")
-def mypy_errors(mypy_cache: MypyCache) -> list[tuple[str, int, str]]:
-    """``mypy --strict`` for Python 3.10 on the three modules: each error's file, line, message."""
-    with mypy_cache(HERE) as cache:
-        done = subprocess.run(
-            [sys.executable, "-m", "mypy", "--strict", "--python-version", "3.10",
-             "--cache-dir", str(cache), "--no-error-summary", "--hide-error-context",
-             *map(str, (FLOWS, CLIENT, TYPOS))],
-            cwd=HERE, capture_output=True, text=True, timeout=300, check=False,
-        )  # fmt: skip
-    assert not done.stderr, done.stderr
-    found = []
-    for line in done.stdout.splitlines():
-        if ": error: " in line:
-            where, message = line.split(": error: ", 1)
-            name, number = where.rsplit(":", 1)
-            found.append((Path(name).name, int(number), message))
-    return found
+@pytest.fixture
+def mypy_errors(
+    launchpad_mypy_errors: dict[str, list[tuple[int, str]]],
+) -> list[tuple[str, int, str]]:
+    """``mypy --strict`` for Python 3.10 on the three modules: each error's file, line, message.
+
+    The run checked test_launchpad_typed.py's modules too: their errors are its to judge.
+    """
+    return [
+        (name, line, message)
+        for name, errors in launchpad_mypy_errors.items()
+        if name not in THEIRS
+        for line, message in errors
+    ]
 
 
-def _pyright(where: Path) -> None:
-    """Run pyright in strict mode for Python 3.10 on copies of the three modules in ``where``."""
-    for source in (FLOWS, CLIENT, TYPOS):
-        (where / source.name).write_text(source.read_text())
-    config = {"typeCheckingMode": "strict", "pythonVersion": "3.10"}
-    (where / "pyrightconfig.json").write_text(json.dumps(config))
-    done = subprocess.run(
-        [sys.executable, "-m", "pyright", "--outputjson", "--pythonpath", sys.executable],
-        cwd=where, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert done.stdout.startswith("{"), done.stdout + done.stderr
-    (where / "report.json").write_text(done.stdout)
-
-
-@pytest.fixture(scope="session")
-def pyright_errors(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    """pyright's errors on the three modules, from one run shared by the pytest-xdist workers."""
-    if importlib.util.find_spec("pyright") is None:
-        pytest.skip("pyright is not installed: the lint extra installs it (make test does)")
-    key = key_of([FLOWS, CLIENT, TYPOS])
-    where = made_once(tmp_path_factory, f"pyright-devel-{key}", _pyright)
-    report = json.loads((where / "report.json").read_text())
-    diagnostics: list[dict[str, Any]] = report["generalDiagnostics"]
-    return [d for d in diagnostics if d["severity"] == "error"]
+@pytest.fixture
+def pyright_errors(launchpad_pyright: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """pyright's errors on the three modules (strict, Python 3.10)."""
+    return [
+        diagnostic
+        for name, diagnostics in launchpad_pyright.items()
+        if name not in THEIRS
+        for diagnostic in diagnostics
+        if diagnostic["severity"] == "error"
+    ]
 
 
 def _line(diagnostic: dict[str, Any]) -> tuple[str, int]:

@@ -3,14 +3,14 @@
 ``wadlclient.launchpad`` is stubgen's output for Launchpad's WADL, checked
 in; ``launchpadlib-stubs`` types launchpadlib's ``Launchpad`` as its root.
 ``launchpad/craft_models.py`` is a build tool's Launchpad models written
-against launchpadlib: mypy --strict and pyright --strict accept it with no
+against launchpadlib: mypy --strict and pyright --strict (for Python 3.10,
+as the project's configuration says) accept it with no
 ignore comment, find each typo of ``launchpad/typos.py``, and the module
 runs on launchpadlib, on wadlclient, against a Launchpad-like service.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -19,11 +19,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from benchmarks.config import launchpad_published_wadl_path
 from tests.lazr.lpservice import LoopbackServer
+from tests.typed.checkers import LAUNCHPAD_CHECKED
 from tests.typed.launchpad.service import CraftLike
-from tests.typed.mypy_cache import MypyCache
 
 from wadlclient.stubgen import generate, load
 
@@ -33,6 +32,8 @@ HERE = Path(__file__).resolve().parent / "launchpad"
 MODELS, TYPOS = HERE / "craft_models.py", HERE / "typos.py"
 #: Where typos.py has its typos, and what each checker must say there.
 TYPO_LINES = [n for n, line in enumerate(TYPOS.read_text().splitlines(), 1) if "# error" in line]
+#: The modules test_launchpad_devel.py checks in the same mypy and pyright runs.
+THEIRS = {p.name for p in LAUNCHPAD_CHECKED} - {MODELS.name, TYPOS.name}
 
 
 def test_the_shipped_package_is_what_stubgen_writes_from_launchpads_devel_wadl() -> None:
@@ -47,48 +48,30 @@ def test_the_shipped_package_is_what_stubgen_writes_from_launchpads_devel_wadl()
         )
 
 
-def _mypy(mypy_cache: MypyCache, *targets: Path) -> list[str]:
-    """``mypy --strict`` as a project runs it (launchpadlib-stubs found as installed); errors."""
-    with mypy_cache(HERE) as cache:
-        done = subprocess.run(
-            [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
-             "--no-error-summary", "--hide-error-context", *map(str, targets)],
-            cwd=HERE, capture_output=True, text=True, timeout=300, check=False,
-        )  # fmt: skip
-    assert not done.stderr, done.stderr
-    return [line for line in done.stdout.splitlines() if ": error:" in line]
+def test_mypy_strict_accepts_the_models_and_reports_each_typo(
+    launchpad_mypy_errors: dict[str, list[tuple[int, str]]],
+) -> None:
+    reported = [
+        (name, line, message)
+        for name, errors in launchpad_mypy_errors.items()
+        if name not in THEIRS
+        for line, message in errors
+    ]
 
-
-def test_mypy_strict_accepts_the_models_and_reports_each_typo(mypy_cache: MypyCache) -> None:
-    reported = _mypy(mypy_cache, MODELS, TYPOS)
-
-    assert [line for line in reported if MODELS.name in line] == []
-    assert [int(line.split(":")[1]) for line in reported] == TYPO_LINES, reported
-    store, status, parameter = reported
+    assert [error for error in reported if error[0] == MODELS.name] == []
+    assert [line for _, line, _ in reported] == TYPO_LINES, reported
+    store, status, parameter = (message for _, _, message in reported)
     assert '"Snap" has no attribute "store_chanels"; maybe "store_channels"?' in store
     assert "Literal['Fix Relased']" in status and "'Fix Released'" in status
     assert 'Unexpected keyword argument "distro_series" for "requestBuild"' in parameter
 
 
-def _pyright(tmp_path: Path) -> list[dict[str, Any]]:
-    """``pyright`` in strict mode on the two modules (a copy, with its config); diagnostics."""
-    if importlib.util.find_spec("pyright") is None:
-        pytest.skip("pyright is not installed: the lint extra installs it (make test does)")
-    for source in (MODELS, TYPOS):
-        (tmp_path / source.name).write_text(source.read_text())
-    config = {"typeCheckingMode": "strict", "include": [MODELS.name, TYPOS.name]}
-    (tmp_path / "pyrightconfig.json").write_text(json.dumps(config))
-    done = subprocess.run(
-        [sys.executable, "-m", "pyright", "--outputjson", "--pythonpath", sys.executable],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert done.stdout.startswith("{"), done.stdout + done.stderr
-    found: list[dict[str, Any]] = json.loads(done.stdout)["generalDiagnostics"]
-    return found
-
-
-def test_pyright_strict_accepts_the_models_and_reports_each_typo(tmp_path: Path) -> None:
-    diagnostics = _pyright(tmp_path)
+def test_pyright_strict_accepts_the_models_and_reports_each_typo(
+    launchpad_pyright: dict[str, list[dict[str, Any]]],
+) -> None:
+    diagnostics = [
+        d for name, found in launchpad_pyright.items() if name not in THEIRS for d in found
+    ]
 
     def where(d: dict[str, Any]) -> tuple[str, int]:
         return Path(d["file"]).name, d["range"]["start"]["line"] + 1

@@ -1,6 +1,7 @@
 """Typed access: what ``wadlclient stubgen`` writes, checked by mypy --strict, and run.
 
-mypy and ruff run as the user would run them, in a subprocess, on scripts in
+mypy and ruff run as the user would run them, in a subprocess (mypy with the
+project's configuration: strict, for Python 3.10), on scripts in
 ``scripts/``; the package they type-check is the one stubgen writes for the
 running example service, which must also be the one checked in under
 ``examples/cookbook_typed``.
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 import re
 import subprocess
 import sys
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.typed.mypy_cache import MypyCache
+from tests.typed.checkers import Mypy
 
 from wadlclient.cli import main
 from wadlclient.stubgen import generate, load
@@ -29,19 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 CHECKED_IN = ROOT / "examples" / "cookbook_typed"
 FILES = ("__init__.py", "__init__.pyi", "py.typed")
-
-
-def mypy(mypy_cache: MypyCache, path: Path, *targets: Path) -> list[str]:
-    """Run ``mypy --strict`` on ``targets`` with ``path`` as MYPYPATH; its output lines."""
-    env = {**os.environ, "MYPYPATH": str(path)}
-    with mypy_cache(path) as cache:
-        done = subprocess.run(
-            [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
-             "--no-error-summary", "--hide-error-context", *map(str, targets)],
-            cwd=path, env=env, capture_output=True, text=True, timeout=300, check=False,
-        )  # fmt: skip
-    assert not done.stderr, done.stderr
-    return done.stdout.splitlines()
 
 
 def revealed(lines: list[str], script: Path) -> list[str]:
@@ -90,11 +77,11 @@ def test_the_checked_in_package_is_what_stubgen_writes_for_the_example_service(
 
 
 def test_mypy_strict_accepts_a_correct_script_and_reports_each_mistake(
-    generated: Path, mypy_cache: MypyCache
+    generated: Path, mypy: Mypy
 ) -> None:
     good, bad, rules = (SCRIPTS / name for name in ("typed_ok.py", "typed_mistakes.py",
                                                      "typed_rules.py"))  # fmt: skip
-    lines = mypy(mypy_cache, generated, good, bad, rules)
+    lines = mypy(good, bad, rules, cwd=generated, mypypath=generated)
 
     assert errors(lines, good) == []
     assert revealed(lines, good) == [
@@ -141,11 +128,9 @@ def test_the_correct_script_runs_against_the_service(
     assert len(found) == 2
 
 
-def test_the_plain_api_types_index_slice_and_iteration(
-    mypy_cache: MypyCache, tmp_path: Path
-) -> None:
+def test_the_plain_api_types_index_slice_and_iteration(mypy: Mypy, tmp_path: Path) -> None:
     script = SCRIPTS / "plain_api.py"
-    lines = mypy(mypy_cache, tmp_path, script)
+    lines = mypy(script, cwd=tmp_path, mypypath=tmp_path)
 
     assert errors(lines, script) == []
     entry = "wadlclient.objects.entry.Entry"
@@ -181,7 +166,7 @@ def test_at_run_time_the_package_holds_three_functions_and_names_as_any(
 
 
 def test_launchpad_package_is_deterministic_and_passes_ruff_and_mypy_strict(
-    launchpad_wadl_path: Path, tmp_path: Path, mypy_cache: MypyCache
+    launchpad_wadl_path: Path, tmp_path: Path, mypy: Mypy
 ) -> None:
     first = generate(*load(str(launchpad_wadl_path)), "launchpad_typed")
     again = generate(*load(str(launchpad_wadl_path)), "launchpad_typed")
@@ -197,7 +182,7 @@ def test_launchpad_package_is_deterministic_and_passes_ruff_and_mypy_strict(
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert ruff.returncode == 0, ruff.stdout
-    assert mypy(mypy_cache, tmp_path, package) == []
+    assert mypy(package, cwd=tmp_path, mypypath=tmp_path) == []
 
 
 def test_stubgen_refuses_a_package_name_that_is_not_a_module_name(
