@@ -1,15 +1,20 @@
 """launchpadlib scripts the tests run in a child process under ``wadlclient.lazr_compat``.
 
     python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO SERVICE_ROOT DIR
+    python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO ROOT DIR SCENARIO ...
 
-Each scenario prints one JSON object for the test to check. The
-script itself is plain launchpadlib code: no wadlclient import.
+Each scenario prints one JSON object for the test to check; several, run
+one after another in one process (each on its own service and directory),
+print a JSON list of them, a scenario that raised giving its traceback as
+``{"error": ...}``. The script itself is plain launchpadlib code: no
+wadlclient import.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -174,6 +179,22 @@ SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "login_from_environment": login_from_environment,
 }
 
+
+def each(runs: list[str]) -> list[dict[str, Any]]:
+    """The scenarios of ``SCENARIO ROOT DIR`` triples in turn; one that raises stops no other."""
+    results = []
+    for at in range(0, len(runs), 3):
+        scenario, root, scratch = runs[at : at + 3]
+        try:
+            results.append(SCENARIOS[scenario](root, scratch))
+        except Exception:
+            results.append({"error": traceback.format_exc()})
+    return results
+
+
 if __name__ == "__main__":
-    scenario, root, scratch = sys.argv[1:4]
-    print(json.dumps(SCENARIOS[scenario](root, scratch)))
+    if len(sys.argv) == 4:
+        scenario, root, scratch = sys.argv[1:4]
+        print(json.dumps(SCENARIOS[scenario](root, scratch)))
+    else:
+        print(json.dumps(each(sys.argv[1:])))
