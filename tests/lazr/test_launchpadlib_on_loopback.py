@@ -48,11 +48,9 @@ def run_script(
     return result
 
 
-def run_scenarios(runs: list[tuple[str, LoopbackServer, Path]], home: Path) -> list[dict[str, Any]]:
-    """Several scenarios, in this order, in one child under wadlclient: their results."""
-    args = [
-        arg for name, server, scratch in runs for arg in (name, server.service_root, str(scratch))
-    ]
+def run_scenarios(runs: list[tuple[str, str, Path]], home: Path) -> list[dict[str, Any]]:
+    """Several (scenario, service root, directory) runs, in turn, in one child under wadlclient."""
+    args = [arg for name, root, scratch in runs for arg in (name, root, str(scratch))]
     results: list[dict[str, Any]] = _last_json(SCENARIOS, args, home, False, None)
     return results
 
@@ -106,20 +104,19 @@ def one_child(
     per test. The ``warm`` case's directory is filled by stock launchpadlib first.
     """
     with ExitStack() as stack:
-        runs = []
+        servers: list[LoopbackServer] = []
+        runs: list[tuple[str, str, Path]] = []
         for case, (scenario, set_up) in CASES.items():
             server = stack.enter_context(LoopbackServer(launchpad_wadl_bytes))
             set_up(server.state)
-            runs.append((scenario, server, tmp_path_factory.mktemp(case)))
-        warm_server, warm_dir = runs[list(CASES).index("warm")][1:]
-        stock = run_scenario("people", warm_server, warm_dir, stock=True)
-        warm_server.state.journal.clear()  # the journal then holds wadlclient's requests only
+            servers.append(server)
+            runs.append((scenario, server.service_root, tmp_path_factory.mktemp(case)))
+        warm = list(CASES).index("warm")
+        stock = run_scenario("people", servers[warm], runs[warm][2], stock=True)
+        servers[warm].state.journal.clear()  # the journal then holds wadlclient's requests only
         results = run_scenarios(runs, tmp_path_factory.mktemp("home"))
-        done = {
-            case: (server, result)
-            for case, (_, server, _), result in zip(CASES, runs, results, strict=True)
-        }
-        done["stock"] = (warm_server, stock)
+        done = dict(zip(CASES, zip(servers, results, strict=True), strict=True))
+        done["stock"] = (servers[warm], stock)
         yield done
 
 
