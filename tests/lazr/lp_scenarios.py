@@ -20,15 +20,23 @@ from typing import Any
 
 from launchpadlib.credentials import AccessToken, Credentials, MemoryCredentialStore
 from launchpadlib.launchpad import Launchpad
-from launchpadlib.testing.helpers import NoNetworkAuthorizationEngine
 
 
-class CountingEngine(NoNetworkAuthorizationEngine):
-    """Issues ``fresh-1``, ``fresh-2``, ... without a browser, counting the runs."""
+def counting_engine(service_root: str, consumer: str) -> Any:
+    """An engine issuing ``fresh-1``, ``fresh-2``, ... without a browser, counting the runs.
 
-    def make_end_user_authorize_token(self, credentials: Any, request_token: str) -> None:
-        self.access_tokens_obtained += 1
-        credentials.access_token = AccessToken(f"fresh-{self.access_tokens_obtained}", "secret")
+    launchpadlib's testing helpers bring unittest.mock and asyncio (about 30 ms):
+    only the scenarios with an engine import them.
+    """
+    from launchpadlib.testing.helpers import NoNetworkAuthorizationEngine
+
+    class CountingEngine(NoNetworkAuthorizationEngine):
+        def make_end_user_authorize_token(self, credentials: Any, request_token: str) -> None:
+            self.access_tokens_obtained += 1
+            token = AccessToken(f"fresh-{self.access_tokens_obtained}", "secret")
+            credentials.access_token = token
+
+    return CountingEngine(service_root, consumer)
 
 
 def _home_of(cls: type[Any]) -> str:
@@ -68,7 +76,7 @@ def anonymous(service_root: str, directory: str, timeout: float | None = None) -
 def expired_token(service_root: str, directory: str) -> dict[str, Any]:
     """A stored token the server calls expired: the engine runs once, the request is retried."""
     credentials = Credentials("compat-test", access_token=AccessToken("stale", "secret"))
-    engine = CountingEngine(service_root, "compat-test")
+    engine = counting_engine(service_root, "compat-test")
     lp = Launchpad(
         credentials,
         engine,
@@ -89,7 +97,7 @@ def expired_token(service_root: str, directory: str) -> dict[str, Any]:
 def renewed_while_prefetching(service_root: str, directory: str) -> dict[str, Any]:
     """A token that expires just before the bugs' owners are fetched together."""
     credentials = Credentials("compat-test", access_token=AccessToken("good", "secret"))
-    engine = CountingEngine(service_root, "compat-test")
+    engine = counting_engine(service_root, "compat-test")
     lp = Launchpad(
         credentials, engine, MemoryCredentialStore(), service_root=service_root,
         cache=directory, timeout=None, proxy_info=None, version="1.0",
