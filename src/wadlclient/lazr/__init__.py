@@ -68,7 +68,7 @@ class _EmptyPackageLoader(importlib.abc.Loader):
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):
-    """Answers for ``lazr.restfulclient`` and its modules; declines every other name."""
+    """Answers for ``lazr.restfulclient`` and its modules, defers ``httplib2.auth``: no other."""
 
     def find_spec(
         self,
@@ -95,7 +95,6 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.ModuleSpec("lazr", _EmptyPackageLoader(), is_package=True)
         spec.submodule_search_locations = []
         return spec
-
 
     @staticmethod
     def _deferred(
