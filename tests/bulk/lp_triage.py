@@ -1,9 +1,10 @@
 """Run as a script: a launchpadlib triage bot against a fake Launchpad; prints one JSON line.
 
-``python -m wadlclient.lazr_compat lp_triage.py WADL MODE TASKS``: launchpadlib
+``python -m wadlclient.lazr_compat lp_triage.py WADL MODES TASKS``: launchpadlib
 on wadlclient (``python lp_triage.py ...``: stock launchpadlib). MODE
 ``loop`` is the bot as users write it; ``bulk`` is the same bot with its
-loop changed to `wadlclient.bulk.update`. The search gives
+loop changed to `wadlclient.bulk.update`; ``loop,bulk`` runs both in turn,
+each on a fake of its own, and prints a line for each. The search gives
 ``total_size_link``, as Launchpad's do, and the fake serves it in pages
 of 75 (ws.size up to 300), as Launchpad does.
 """
@@ -66,4 +67,5 @@ def main(wadl: str, mode: str, count: int) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    for each_mode in sys.argv[2].split(","):
+        main(sys.argv[1], each_mode, int(sys.argv[3]))

@@ -3,7 +3,8 @@
 The bot runs in a child process, as users run it (``python -m
 wadlclient.lazr_compat bot.py``), against the testing kit's fake of
 Launchpad (its devel WADL): its search, whose results the bot's own saves
-shrink, is answered afresh on every page.
+shrink, is answered afresh on every page. One child on wadlclient runs
+both versions of the bot in turn, each on a fake of its own.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from wadlclient.testing import launchpad_wadl
 
 BOT = Path(__file__).with_name("lp_triage.py")
@@ -22,7 +25,8 @@ BOT = Path(__file__).with_name("lp_triage.py")
 TASKS = 100
 
 
-def run_bot(mode: str, home: Path, stock: bool = False) -> dict[str, Any]:
+def run_bot(mode: str, home: Path, stock: bool = False) -> list[dict[str, Any]]:
+    """The bot in a child, once per comma-separated mode: what each run printed."""
     wadl = home / "devel.wadl"
     wadl.write_bytes(launchpad_wadl())
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(home)}
@@ -32,26 +36,37 @@ def run_bot(mode: str, home: Path, stock: bool = False) -> dict[str, Any]:
         capture_output=True, text=True, env=env, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    lines = done.stdout.strip().splitlines()[-len(mode.split(",")) :]
+    return [json.loads(line) for line in lines]
 
 
-def test_the_bots_loop_on_wadlclient_triages_every_task(tmp_path: Path) -> None:
-    result = run_bot("loop", tmp_path)
+@pytest.fixture(scope="module")
+def on_wadlclient(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """The bot's loop and its bulk version, run in turn by one child on wadlclient."""
+    loop, bulk = run_bot("loop,bulk", tmp_path_factory.mktemp("home"))
+    return {"loop": loop, "bulk": bulk}
+
+
+def test_the_bots_loop_on_wadlclient_triages_every_task(
+    on_wadlclient: dict[str, dict[str, Any]],
+) -> None:
+    result = on_wadlclient["loop"]
 
     assert "wadlclient" in result["lazr"]
     assert result["ran"] == result["triaged"] == result["saves"] == TASKS
 
 
 def test_the_same_loop_on_stock_lazr_restfulclient_skips_tasks(tmp_path: Path) -> None:
-    result = run_bot("loop", tmp_path, stock=True)
+    (result,) = run_bot("loop", tmp_path, stock=True)
 
     assert "wadlclient" not in result["lazr"]
     assert result["triaged"] < TASKS  # the problem the walk solves, as launchpadlib users meet it
 
 
-def test_the_bot_with_its_loop_changed_to_bulk_update_triages_every_task(tmp_path: Path) -> None:
-    result = run_bot("bulk", tmp_path)
+def test_the_bot_with_its_loop_changed_to_bulk_update_triages_every_task(
+    on_wadlclient: dict[str, dict[str, Any]],
+) -> None:
+    result = on_wadlclient["bulk"]
 
     assert result["ran"] == {
         "counts": {"changed": TASKS, "writes": TASKS}, "ok": True, "type": "BulkReport",

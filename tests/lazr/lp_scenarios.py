@@ -1,29 +1,42 @@
 """launchpadlib scripts the tests run in a child process under ``wadlclient.lazr_compat``.
 
     python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO SERVICE_ROOT DIR
+    python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO ROOT DIR SCENARIO ...
 
-Each scenario prints one JSON object for the test to check. The
-script itself is plain launchpadlib code: no wadlclient import.
+Each scenario prints one JSON object for the test to check; several, run
+one after another in one process (each on its own service and directory),
+print a JSON list of them, a scenario that raised giving its traceback as
+``{"error": ...}``. The script itself is plain launchpadlib code: no
+wadlclient import.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Any
 
 from launchpadlib.credentials import AccessToken, Credentials, MemoryCredentialStore
 from launchpadlib.launchpad import Launchpad
-from launchpadlib.testing.helpers import NoNetworkAuthorizationEngine
 
 
-class CountingEngine(NoNetworkAuthorizationEngine):
-    """Issues ``fresh-1``, ``fresh-2``, ... without a browser, counting the runs."""
+def counting_engine(service_root: str, consumer: str) -> Any:
+    """An engine issuing ``fresh-1``, ``fresh-2``, ... without a browser, counting the runs.
 
-    def make_end_user_authorize_token(self, credentials: Any, request_token: str) -> None:
-        self.access_tokens_obtained += 1
-        credentials.access_token = AccessToken(f"fresh-{self.access_tokens_obtained}", "secret")
+    launchpadlib's testing helpers bring unittest.mock and asyncio (about 30 ms):
+    only the scenarios with an engine import them.
+    """
+    from launchpadlib.testing.helpers import NoNetworkAuthorizationEngine
+
+    class CountingEngine(NoNetworkAuthorizationEngine):
+        def make_end_user_authorize_token(self, credentials: Any, request_token: str) -> None:
+            self.access_tokens_obtained += 1
+            token = AccessToken(f"fresh-{self.access_tokens_obtained}", "secret")
+            credentials.access_token = token
+
+    return CountingEngine(service_root, consumer)
 
 
 def _home_of(cls: type[Any]) -> str:
@@ -63,7 +76,7 @@ def anonymous(service_root: str, directory: str, timeout: float | None = None) -
 def expired_token(service_root: str, directory: str) -> dict[str, Any]:
     """A stored token the server calls expired: the engine runs once, the request is retried."""
     credentials = Credentials("compat-test", access_token=AccessToken("stale", "secret"))
-    engine = CountingEngine(service_root, "compat-test")
+    engine = counting_engine(service_root, "compat-test")
     lp = Launchpad(
         credentials,
         engine,
@@ -84,7 +97,7 @@ def expired_token(service_root: str, directory: str) -> dict[str, Any]:
 def renewed_while_prefetching(service_root: str, directory: str) -> dict[str, Any]:
     """A token that expires just before the bugs' owners are fetched together."""
     credentials = Credentials("compat-test", access_token=AccessToken("good", "secret"))
-    engine = CountingEngine(service_root, "compat-test")
+    engine = counting_engine(service_root, "compat-test")
     lp = Launchpad(
         credentials, engine, MemoryCredentialStore(), service_root=service_root,
         cache=directory, timeout=None, proxy_info=None, version="1.0",
@@ -174,6 +187,22 @@ SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "login_from_environment": login_from_environment,
 }
 
+
+def each(runs: list[str]) -> list[dict[str, Any]]:
+    """The scenarios of ``SCENARIO ROOT DIR`` triples in turn; one that raises stops no other."""
+    results = []
+    for at in range(0, len(runs), 3):
+        scenario, root, scratch = runs[at : at + 3]
+        try:
+            results.append(SCENARIOS[scenario](root, scratch))
+        except Exception:
+            results.append({"error": traceback.format_exc()})
+    return results
+
+
 if __name__ == "__main__":
-    scenario, root, scratch = sys.argv[1:4]
-    print(json.dumps(SCENARIOS[scenario](root, scratch)))
+    if len(sys.argv) == 4:
+        scenario, root, scratch = sys.argv[1:4]
+        print(json.dumps(SCENARIOS[scenario](root, scratch)))
+    else:
+        print(json.dumps(each(sys.argv[1:])))

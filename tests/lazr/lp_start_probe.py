@@ -15,8 +15,9 @@ from launchpadlib.launchpad import Launchpad
 
 #: expat, imported by every start with wadlclient's WADL parser (the control: the
 #: probe is seen to see an import), then modules a start-up needs only for work it
-#: may not do: fetching links together (a thread pool), reading a decimal field.
-ON_DEMAND = ("xml.parsers.expat", "concurrent.futures", "decimal")
+#: may not do: fetching links together (a thread pool), reading a decimal field,
+#: parsing an authentication challenge in httplib2 (pyparsing).
+ON_DEMAND = ("xml.parsers.expat", "concurrent.futures", "decimal", "pyparsing")
 
 service_root, launchpadlib_dir = sys.argv[1:3]
 lp = Launchpad.login_anonymously(

@@ -127,3 +127,20 @@ def test_lazr_restfulclient_resolves_when_no_lazr_package_is_installed() -> None
     assert done.stdout.split() == [
         "wadlclient.lazr.restfulclient.resource", "no-lazr.uri", "[]"
     ], done.stderr
+
+
+def test_httplib2s_challenge_parser_loads_when_first_used_after_installing() -> None:
+    # Installing defers httplib2.auth (and pyparsing): launchpadlib imports
+    # httplib2 but, on wadlclient, rarely reads a challenge through it.
+    code = textwrap.dedent("""
+        import sys
+        import wadlclient
+        wadlclient.install_as_lazr_restfulclient()
+        import launchpadlib.launchpad, httplib2
+        before = "pyparsing" in sys.modules
+        challenge = {"www-authenticate": 'Digest realm="lp", nonce="n1"'}
+        parsed = httplib2.auth._parse_www_authenticate(challenge, "www-authenticate")
+        print(before, parsed["digest"]["realm"], "pyparsing" in sys.modules)
+    """)
+    done = run_python("-c", code)
+    assert done.stdout.split() == ["False", "lp", "True"], done.stderr

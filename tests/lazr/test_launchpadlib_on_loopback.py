@@ -3,6 +3,8 @@
 The scripts run in a child process started as ``python -m
 wadlclient.lazr_compat script.py``: the way a user runs an unchanged
 program, and a process where the real lazr.restfulclient is never imported.
+Where no test checks the process itself, one child runs several scenarios
+in turn, each on a service and in a directory of its own (`one_child`).
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.lazr.lpservice import LoopbackServer
+from tests.lazr.lpservice import LaunchpadLike, LoopbackServer
 
 SCENARIOS = Path(__file__).with_name("lp_scenarios.py")
 
@@ -41,6 +44,20 @@ def run_script(
     env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run a launchpadlib script in a child as a user would; the JSON object it printed last."""
+    result: dict[str, Any] = _last_json(script, args, home, stock, env)
+    return result
+
+
+def run_scenarios(runs: list[tuple[str, str, Path]], home: Path) -> list[dict[str, Any]]:
+    """Several (scenario, service root, directory) runs, in turn, in one child under wadlclient."""
+    args = [arg for name, root, scratch in runs for arg in (name, root, str(scratch))]
+    results: list[dict[str, Any]] = _last_json(SCENARIOS, args, home, False, None)
+    return results
+
+
+def _last_json(
+    script: Path, args: list[str], home: Path, stock: bool, env: dict[str, str] | None
+) -> Any:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(home), **(env or {})}
     runner = [] if stock else ["-m", "wadlclient.lazr_compat"]
     done = subprocess.run(
@@ -48,27 +65,70 @@ def run_script(
         capture_output=True, text=True, env=env, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _expire_good_after_3(state: LaunchpadLike) -> None:
+    state.expires_after["good"] = 3
+    state.delay = 0.3
+
+
+#: Each case of `one_child`: its scenario, and how its service is set up before the run.
+CASES: dict[str, tuple[str, Callable[[LaunchpadLike], None]]] = {
+    # First: it checks which modules its process has imported.
+    "signing": ("anonymous_signing", lambda state: None),
+    "anonymous": ("anonymous", lambda state: None),
+    "expired": ("expired_token", lambda state: state.expired_tokens.add("stale")),
+    # Its directory holds the cache stock launchpadlib wrote, in a child before this one.
+    "warm": ("people", lambda state: None),
+    "prefetch": ("prefetched_owners", lambda state: None),
+    # Each answer waits 0.3 s, so that requests sent together overlap.
+    "prefetch_slow": ("prefetched_owners", lambda state: setattr(state, "delay", 0.3)),
+    # The root (WADL, JSON) and the bugs page are answered; then "good" expires,
+    # just as the two owners are asked for together.
+    "renewed": ("renewed_while_prefetching", _expire_good_after_3),
+}
+
+
+Ran = dict[str, tuple[LoopbackServer, dict[str, Any]]]
 
 
 @pytest.fixture(scope="module")
-def anonymous_run(
+def one_child(
     launchpad_wadl_bytes: bytes, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[LoopbackServer, dict[str, Any]]]:
-    """One ``anonymous`` run on a service of its own, which the tests below only read.
+) -> Iterator[Ran]:
+    """The `CASES`, run in turn by one child, each on its own service, which the tests only read.
 
-    The three tests check different parts of the same unchanged script's
-    run (its classes, its key lookups, its missing key), so one child serves them.
+    The tests check what each run sent and saw, not its process (but
+    ``signing``, which runs first): one child saves a launchpadlib start
+    per test. The ``warm`` case's directory is filled by stock launchpadlib first.
     """
-    with LoopbackServer(launchpad_wadl_bytes) as server:
-        yield server, run_scenario("anonymous", server, tmp_path_factory.mktemp("anonymous"))
+    with ExitStack() as stack:
+        servers: list[LoopbackServer] = []
+        runs: list[tuple[str, str, Path]] = []
+        for case, (scenario, set_up) in CASES.items():
+            server = stack.enter_context(LoopbackServer(launchpad_wadl_bytes))
+            set_up(server.state)
+            servers.append(server)
+            runs.append((scenario, server.service_root, tmp_path_factory.mktemp(case)))
+        warm = list(CASES).index("warm")
+        stock = run_scenario("people", servers[warm], runs[warm][2], stock=True)
+        servers[warm].state.journal.clear()  # the journal then holds wadlclient's requests only
+        results = run_scenarios(runs, tmp_path_factory.mktemp("home"))
+        done = dict(zip(CASES, zip(servers, results, strict=True), strict=True))
+        done["stock"] = (servers[warm], stock)
+        yield done
 
 
-def test_launchpadlib_anonymous_session_runs_on_wadlclient(
-    anonymous_run: tuple[LoopbackServer, dict[str, Any]],
-) -> None:
-    server, result = anonymous_run
+def ran(one_child: Ran, case: str) -> tuple[LoopbackServer, dict[str, Any]]:
+    """A case's service and result; a scenario that raised fails only its own tests."""
+    server, result = one_child[case]
+    assert "error" not in result, result["error"]
+    return server, result
+
+
+def test_launchpadlib_anonymous_session_runs_on_wadlclient(one_child: Ran) -> None:
+    server, result = ran(one_child, "anonymous")
     assert result["root_class_module"] == "wadlclient.lazr.restfulclient.resource"
     assert result["service_root_module"] == "wadlclient.lazr.restfulclient.resource"
     assert result["people"] == ["ada", "alan", "grace"]
@@ -78,28 +138,21 @@ def test_launchpadlib_anonymous_session_runs_on_wadlclient(
     assert [e.accept for e in wadl_requests] == ["application/vnd.sun.wadl+xml"]
 
 
-def test_bugs_key_lookup_is_by_bug_number_not_position(
-    anonymous_run: tuple[LoopbackServer, dict[str, Any]],
-) -> None:
-    server, result = anonymous_run
+def test_bugs_key_lookup_is_by_bug_number_not_position(one_child: Ran) -> None:
+    server, result = ran(one_child, "anonymous")
     assert (result["bug_1_id"], result["bug_1_title"]) == (1, "First bug")
     assert result["bug_at_position_1"] == 2
     assert server.state.requests_to("/1.0/bugs/1")
 
 
-def test_missing_bug_key_raises_key_error(
-    anonymous_run: tuple[LoopbackServer, dict[str, Any]],
-) -> None:
-    server, result = anonymous_run
+def test_missing_bug_key_raises_key_error(one_child: Ran) -> None:
+    server, result = ran(one_child, "anonymous")
     assert result["missing_bug"] == "KeyError 999"
     assert [e.status for e in server.state.requests_to("/1.0/bugs/999")] == [404]
 
 
-def test_expired_token_runs_the_authorization_engine_once_and_retries(
-    launchpad_like: LoopbackServer, tmp_path: Path
-) -> None:
-    launchpad_like.state.expired_tokens.add("stale")
-    result = run_scenario("expired_token", launchpad_like, tmp_path)
+def test_expired_token_runs_the_authorization_engine_once_and_retries(one_child: Ran) -> None:
+    launchpad_like, result = ran(one_child, "expired")  # its service calls "stale" expired
     assert result["engine_runs"] == 1
     assert result["token_now"] == "fresh-1"
     assert result["bug_1_title"] == "First bug"
@@ -111,21 +164,16 @@ def test_expired_token_runs_the_authorization_engine_once_and_retries(
     assert all(e.token == "fresh-1" for e in launchpad_like.state.journal[1:])
 
 
-def test_a_cache_written_by_stock_launchpadlib_keeps_wadlclient_warm(
-    launchpad_like: LoopbackServer, tmp_path: Path
-) -> None:
-    stock = run_scenario("people", launchpad_like, tmp_path, stock=True)
-    sent_by_stock = len(launchpad_like.state.journal)
-    ours = run_scenario("people", launchpad_like, tmp_path)
+def test_a_cache_written_by_stock_launchpadlib_keeps_wadlclient_warm(one_child: Ran) -> None:
+    _, stock = ran(one_child, "stock")
+    launchpad_like, ours = ran(one_child, "warm")  # in the directory stock's run wrote
     assert stock == ours == {"people": ["ada", "alan", "grace"]}
-    second_run = launchpad_like.state.journal[sent_by_stock:]
+    second_run = launchpad_like.state.journal
     assert [e.path.split("?")[0] for e in second_run] == ["/1.0/people"]
 
 
-def test_an_anonymous_launchpadlib_login_signs_without_importing_oauthlib(
-    launchpad_like: LoopbackServer, tmp_path: Path
-) -> None:
-    result = run_scenario("anonymous_signing", launchpad_like, tmp_path)
+def test_an_anonymous_launchpadlib_login_signs_without_importing_oauthlib(one_child: Ran) -> None:
+    launchpad_like, result = ran(one_child, "signing")  # the child's first scenario
     assert result == {"people": ["ada", "alan", "grace"], "oauthlib_imported": False}
     assert launchpad_like.state.journal
     assert all(e.status == 200 and e.token is None for e in launchpad_like.state.journal)
@@ -135,36 +183,25 @@ def _owner_reads(server: LoopbackServer) -> list[str]:
     return [e.path for e in server.state.journal if e.path.startswith("/1.0/~")]
 
 
-def test_launchpadlib_collections_prefetch_links_on_wadlclient(
-    launchpad_like: LoopbackServer, tmp_path: Path
-) -> None:
-    result = run_scenario("prefetched_owners", launchpad_like, tmp_path)
+def test_launchpadlib_collections_prefetch_links_on_wadlclient(one_child: Ran) -> None:
+    launchpad_like, result = ran(one_child, "prefetch")
 
     assert result["owners"] == ["ada", "ada", "alan"]
     assert sorted(_owner_reads(launchpad_like)) == ["/1.0/~ada", "/1.0/~alan"]
 
 
-def test_launchpadlib_prefetch_sends_its_requests_together(
-    launchpad_like: LoopbackServer, tmp_path: Path
-) -> None:
-    launchpad_like.state.delay = 0.3
-
-    result = run_scenario("prefetched_owners", launchpad_like, tmp_path)
+def test_launchpadlib_prefetch_sends_its_requests_together(one_child: Ran) -> None:
+    launchpad_like, result = ran(one_child, "prefetch_slow")  # each answer 0.3 s late
 
     assert result["owners"] == ["ada", "ada", "alan"]
     # ada and alan were in flight at once (one at a time, the server would see one).
     assert launchpad_like.state.most_in_flight == 2
 
 
-def test_a_token_expiring_under_concurrent_requests_is_renewed_once(
-    launchpad_like: LoopbackServer, tmp_path: Path
-) -> None:
+def test_a_token_expiring_under_concurrent_requests_is_renewed_once(one_child: Ran) -> None:
     # The root (WADL, JSON) and the bugs page are answered; then "good" expires,
-    # just as the two owners are asked for together.
-    launchpad_like.state.expires_after["good"] = 3
-    launchpad_like.state.delay = 0.3
-
-    result = run_scenario("renewed_while_prefetching", launchpad_like, tmp_path)
+    # just as the two owners are asked for together (each answer 0.3 s late).
+    launchpad_like, result = ran(one_child, "renewed")
 
     assert result["owners"] == ["ada", "ada", "alan"]
     assert result["engine_runs"] == 1

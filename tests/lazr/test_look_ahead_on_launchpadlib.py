@@ -4,17 +4,20 @@ The scripts run under ``python -m wadlclient.lazr_compat`` against the
 Launchpad-shaped task service of the benchmarks (500 tasks, each on its
 own bug, 120 owners, 20 ms per answer), which counts the requests and the
 most in flight at once. No client sends fewer than 620 requests plus its
-pages for ``task.bug.owner.name``.
+pages for ``task.bug.owner.name``. The two scripts on the default
+look-ahead run in turn in one child, each against a service of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 from benchmarks.lptasks import LINKED, OWNERS, TASKS, TaskService
-from tests.lazr.test_launchpadlib_on_loopback import SCENARIOS, run_script
+from tests.lazr.test_launchpadlib_on_loopback import SCENARIOS, run_scenarios, run_script
 
 #: Pages of 150 entries: 500 tasks are 4.
 PAGES = 4
@@ -32,10 +35,34 @@ def _run(name: str, service: TaskService, home: Path, **env: str) -> dict[str, l
     return result
 
 
+Runs = dict[str, tuple[TaskService, dict[str, Any]]]
+
+
+@pytest.fixture(scope="module")
+def default_look_ahead(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
+    """``task_owners`` and ``every_tenth_bug``, in turn in one child, each on its own service."""
+    names = ("task_owners", "every_tenth_bug")
+    with ExitStack() as stack:
+        services = [stack.enter_context(TaskService(latency_ms=20)) for _ in names]
+        runs = [
+            (name, service.base_url, tmp_path_factory.mktemp(name))
+            for name, service in zip(names, services, strict=True)
+        ]
+        results = run_scenarios(runs, tmp_path_factory.mktemp("home"))
+        yield dict(zip(names, zip(services, results, strict=True), strict=True))
+
+
+def ran(runs: Runs, name: str) -> tuple[TaskService, dict[str, Any]]:
+    service, result = runs[name]
+    assert "error" not in result, result["error"]
+    return service, result
+
+
 def test_an_unchanged_n_plus_one_script_sends_about_the_floor_many_at_a_time(
-    tasks_far: TaskService, tmp_path: Path
+    default_look_ahead: Runs,
 ) -> None:
-    owners = _run("task_owners", tasks_far, tmp_path)["owners"]
+    tasks_far, result = ran(default_look_ahead, "task_owners")
+    owners = result["owners"]
 
     assert (len(owners), len(set(owners))) == (TASKS, OWNERS)
     # Counted from the login on: its WADL and root requests, the pages, the links.
@@ -44,10 +71,9 @@ def test_an_unchanged_n_plus_one_script_sends_about_the_floor_many_at_a_time(
     assert 4 <= tasks_far.most_in_flight <= 8
 
 
-def test_an_unchanged_sparse_script_sends_only_the_bugs_it_reads(
-    tasks_far: TaskService, tmp_path: Path
-) -> None:
-    titles = _run("every_tenth_bug", tasks_far, tmp_path)["titles"]
+def test_an_unchanged_sparse_script_sends_only_the_bugs_it_reads(default_look_ahead: Runs) -> None:
+    tasks_far, result = ran(default_look_ahead, "every_tenth_bug")
+    titles = result["titles"]
 
     assert len(titles) == TASKS // 10
     bugs = [p for p in tasks_far.paths if p.startswith("/1.0/bugs/")]

@@ -2,7 +2,8 @@
 
 Each flow of ``lp_flows`` runs twice: in this process on stock
 lazr.restfulclient, and in a child started as ``python -m
-wadlclient.lazr_compat`` (one child runs them all, once per module).
+wadlclient.lazr_compat`` (one child runs them all, once per module); a
+flow two tests read runs once on each.
 """
 
 from __future__ import annotations
@@ -24,11 +25,22 @@ def on_wadlclient(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return run_script(FLOWS, [], tmp_path_factory.mktemp("home"))
 
 
+@pytest.fixture(scope="module")
+def on_stock() -> dict[str, Any]:
+    """Each flow's result on stock lazr.restfulclient, run at most once per module."""
+    return {}
+
+
 @pytest.fixture(params=["stock", "wadlclient"])
-def run(request: pytest.FixtureRequest, on_wadlclient: dict[str, Any]) -> Any:
-    if request.param == "stock":
-        return lambda name: lp_flows.FLOWS[name]()
-    return lambda name: on_wadlclient[name]
+def run(
+    request: pytest.FixtureRequest, on_stock: dict[str, Any], on_wadlclient: dict[str, Any]
+) -> Any:
+    def stock(name: str) -> Any:
+        if name not in on_stock:
+            on_stock[name] = lp_flows.FLOWS[name]()
+        return on_stock[name]
+
+    return stock if request.param == "stock" else on_wadlclient.__getitem__
 
 
 def test_links_from_the_root_and_absolute_ones_name_entries(run: Any) -> None:

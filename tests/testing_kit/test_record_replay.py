@@ -109,21 +109,31 @@ class Recorded(NamedTuple):
     root: str
     version: str
     served: int
+    path: Path
 
 
-def _record_the_script(wadl: bytes, path: Path) -> Recorded:
-    with FakeService(wadl) as fake:
+@pytest.fixture(scope="module")
+def recorded(launchpad_wadl_bytes: bytes, tmp_path_factory: pytest.TempPathFactory) -> Recorded:
+    """The script recorded once per module; each test replays a copy of its own (`copied`)."""
+    path = tmp_path_factory.mktemp("recorded") / "launchpadlib.json"
+    with FakeService(launchpad_wadl_bytes) as fake:
         ada = fake.add("people", name="ada", display_name="Ada Lovelace")
         fake.add("bugs", title="Crash on start", owner=ada)
         run = _run_script("--record", str(path), root=fake.service_root, version=fake.version)
-        return Recorded(run, fake.service_root, fake.version, len(fake.journal))
+        return Recorded(run, fake.service_root, fake.version, len(fake.journal), path)
+
+
+def copied(recorded: Recorded, directory: Path) -> Path:
+    """The recording, and the WADL file beside it, copied into ``directory``."""
+    for file in recorded.path.parent.iterdir():
+        (directory / file.name).write_bytes(file.read_bytes())
+    return directory / recorded.path.name
 
 
 def test_a_launchpadlib_program_is_recorded_and_replayed_unchanged(
-    launchpad_wadl_bytes: bytes, tmp_path: Path
+    recorded: Recorded, tmp_path: Path
 ) -> None:
-    path = tmp_path / "launchpadlib.json"
-    recorded = _record_the_script(launchpad_wadl_bytes, path)
+    path = copied(recorded, tmp_path)
     assert recorded.run.returncode == 0, recorded.run.stderr
     assert json.loads(recorded.run.stdout) == ["Ada Lovelace", "Crash on start", "ada"]
     exchanges = json.loads(path.read_text())["exchanges"]
@@ -137,10 +147,9 @@ def test_a_launchpadlib_program_is_recorded_and_replayed_unchanged(
 
 
 def test_a_replayed_launchpadlib_program_asking_something_new_fails_naming_it(
-    launchpad_wadl_bytes: bytes, tmp_path: Path
+    recorded: Recorded, tmp_path: Path
 ) -> None:
-    path = tmp_path / "launchpadlib.json"
-    recorded = _record_the_script(launchpad_wadl_bytes, path)
+    path = copied(recorded, tmp_path)
     assert recorded.run.returncode == 0, recorded.run.stderr
     document = json.loads(path.read_text())
     document["exchanges"] = [e for e in document["exchanges"] if "/bugs/1" not in e["url"]]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import sys
 import types
 from collections.abc import Sequence
@@ -32,6 +33,12 @@ MODULES = (
     f"{_PREFIX}._browser",
     f"{_PREFIX}._json",
 )
+
+#: httplib2's parser of authentication challenges: httplib2 imports it, and with it
+#: pyparsing (about a tenth of a second), when launchpadlib imports httplib2; on
+#: wadlclient nothing reads a challenge through httplib2 unless launchpadlib asks it
+#: for a request token and is refused, so it is loaded when first used.
+_DEFERRED = "httplib2.auth"
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -61,7 +68,7 @@ class _EmptyPackageLoader(importlib.abc.Loader):
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):
-    """Answers for ``lazr.restfulclient`` and its modules; declines every other name."""
+    """Answers for ``lazr.restfulclient`` and its modules, defers ``httplib2.auth``: no other."""
 
     def find_spec(
         self,
@@ -71,6 +78,8 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname == "lazr":
             return self._lazr_package(path)
+        if fullname == _DEFERRED:
+            return self._deferred(fullname, path)
         if fullname not in MODULES:
             return None
         alias = _TARGET + fullname[len(_PREFIX) :]
@@ -85,6 +94,16 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
             return None
         spec = importlib.machinery.ModuleSpec("lazr", _EmptyPackageLoader(), is_package=True)
         spec.submodule_search_locations = []
+        return spec
+
+    @staticmethod
+    def _deferred(
+        fullname: str, path: Sequence[str] | None
+    ) -> importlib.machinery.ModuleSpec | None:
+        """The module's own spec, its code run at the first use of one of its names."""
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = importlib.util.LazyLoader(spec.loader)
         return spec
 
 
