@@ -4,9 +4,11 @@ A full run gives each (workload, client) pair pyperf worker processes of its
 own and counts requests in yet another; at smoke sizes those interpreter
 start-ups were nearly all of the smoke's cost. Here one ``benchmarks.worker
 --rows`` process per client samples each row as a single-row worker does
-and counts its requests afterwards, in the same process. The figures of a
-smoke run mean nothing; what it checks is that every row still runs for
-every client, through the same worker code.
+and counts its requests in the same process (`benchmarks.worker.SampleCounter`:
+a row timed in new processes counts its sample's, so the count of
+``process_script`` is of its one, cold, sample). The figures of a smoke run
+mean nothing; what it checks is that every row still runs for every client,
+through the same worker code.
 """
 
 from __future__ import annotations
