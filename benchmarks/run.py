@@ -42,7 +42,14 @@ from benchmarks.config import (
 )
 from benchmarks.lprow import prefill as prefill_launchpadlib
 from benchmarks.services import Server, cookbook_service, free_port, launchpad_server
-from benchmarks.smoke import BatchResult, SmokeRow, run_batch, smoke_row, smoke_target
+from benchmarks.smoke import (
+    BatchResult,
+    SmokeRow,
+    run_batch,
+    smoke_row,
+    smoke_target,
+    worker_failure,
+)
 
 WORKER_TIMEOUT = 600
 #: The sections measured outside pyperf, each a section of RESULTS.md of its own, in the
@@ -91,18 +98,9 @@ def run_worker(
         command += ["--cache", str(cache)]
     if workload.kind == "tracemalloc":
         command.append("--tracemalloc")
-    try:
-        completed = subprocess.run(
-            command, cwd=REPO_ROOT, capture_output=True, text=True,
-            timeout=WORKER_TIMEOUT, check=False, env=measured_env(),
-        )  # fmt: skip
-    except subprocess.TimeoutExpired as exc:
-        raise WorkloadError(f"{workload.key}/{client}: timed out after {exc.timeout} s") from exc
-    if completed.returncode != 0 or not output.exists():
-        tail = (completed.stderr or completed.stdout).strip().splitlines()[-15:]
-        raise WorkloadError(
-            f"{workload.key}/{client}: worker exited {completed.returncode}: " + "\n".join(tail)
-        )
+    failure = worker_failure(command, output, f"{workload.key}/{client}", WORKER_TIMEOUT)
+    if failure is not None:
+        raise WorkloadError(failure)
     bench = pyperf.Benchmark.load(str(output))
     output.unlink()
     return bench
