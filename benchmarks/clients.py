@@ -15,12 +15,13 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
-import httpx
-
 from benchmarks.config import EXAMPLE_WADL_TYPE, FLOOR, HTTPX, OURS, THEIRS
+
+if TYPE_CHECKING:
+    import httpx
 
 VERSION = "1.0"
 
@@ -299,6 +300,8 @@ class HttpxDriver(_BareDriver):
         self.client: httpx.Client | None = None
 
     def _open(self, base_url: str) -> None:
+        import httpx
+
         self.client = httpx.Client(verify=not base_url.startswith("http://"))
 
     def _exchange(self, url: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:

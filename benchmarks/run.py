@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import shutil
 import signal
@@ -21,11 +22,10 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pyperf  # type: ignore[import-untyped]
 
-from benchmarks import bulk, fakestart, flaky, fleet, latency, lptasks, report
+from benchmarks import report
 from benchmarks.config import (
     BENCH_DIR,
     CLIENTS,
@@ -42,19 +42,27 @@ from benchmarks.config import (
 )
 from benchmarks.lprow import prefill as prefill_launchpadlib
 from benchmarks.services import Server, cookbook_service, free_port, launchpad_server
-from benchmarks.smoke import BatchResult, SmokeRow, run_batch, smoke_row, smoke_target
+from benchmarks.smoke import (
+    BatchResult,
+    SmokeRow,
+    run_batch,
+    smoke_row,
+    smoke_target,
+    worker_failure,
+)
 
 WORKER_TIMEOUT = 600
-#: Rows measured outside pyperf, each a section of RESULTS.md of its own.
-#: The sections measured outside pyperf, in the order RESULTS.md leads with them:
-#: key -> (the module with ``measure`` and ``markdown``, what is printed when it starts).
-SECTIONS: dict[str, tuple[ModuleType, str]] = {
-    "latency": (latency, "N+1 and cold start at 50 and 150 ms"),
-    "lptasks": (lptasks, "task.bug.owner.name over 500 bug tasks at 50 and 150 ms"),
-    "flaky": (flaky, "read workload through the fault proxy"),
-    "bulk": (bulk, "300 entries changed at 150 ms: one by one, in bulk, through faults"),
-    "fakestart": (fakestart, "a fake of the real devel WADL (2.2 MB) starts warm (testing kit)"),
-    "fleet": (fleet, "16 workers on one Redis cache, walks, mixed load"),
+#: The sections measured outside pyperf, each a section of RESULTS.md of its own, in the
+#: order RESULTS.md leads with them: key -> what is printed when it starts. Each key is a
+#: module of ``benchmarks`` with ``measure`` and ``markdown``, imported when its section
+#: runs (a smoke run, which runs none, does not pay for their imports).
+SECTIONS: dict[str, str] = {
+    "latency": "N+1 and cold start at 50 and 150 ms",
+    "lptasks": "task.bug.owner.name over 500 bug tasks at 50 and 150 ms",
+    "flaky": "read workload through the fault proxy",
+    "bulk": "300 entries changed at 150 ms: one by one, in bulk, through faults",
+    "fakestart": "a fake of the real devel WADL (2.2 MB) starts warm (testing kit)",
+    "fleet": "16 workers on one Redis cache, walks, mixed load",
 }
 
 
@@ -90,18 +98,9 @@ def run_worker(
         command += ["--cache", str(cache)]
     if workload.kind == "tracemalloc":
         command.append("--tracemalloc")
-    try:
-        completed = subprocess.run(
-            command, cwd=REPO_ROOT, capture_output=True, text=True,
-            timeout=WORKER_TIMEOUT, check=False, env=measured_env(),
-        )  # fmt: skip
-    except subprocess.TimeoutExpired as exc:
-        raise WorkloadError(f"{workload.key}/{client}: timed out after {exc.timeout} s") from exc
-    if completed.returncode != 0 or not output.exists():
-        tail = (completed.stderr or completed.stdout).strip().splitlines()[-15:]
-        raise WorkloadError(
-            f"{workload.key}/{client}: worker exited {completed.returncode}: " + "\n".join(tail)
-        )
+    failure = worker_failure(command, output, f"{workload.key}/{client}", WORKER_TIMEOUT)
+    if failure is not None:
+        raise WorkloadError(failure)
     bench = pyperf.Benchmark.load(str(output))
     output.unlink()
     return bench
@@ -373,7 +372,6 @@ def rerender(args: argparse.Namespace, plan: Plan) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     args = parse_args(argv)
     plan = smoke_plan() if args.smoke else full_plan()
     if args.from_json:
@@ -402,8 +400,8 @@ def main(argv: list[str] | None = None) -> int:
             measure_all = measure_smoke if args.smoke else measure_rows
             rows, suite = measure_all(workloads, selected, servers, scratch)
         for key in sections:
-            module, title = SECTIONS[key]
-            print(f"{key}: {title}", flush=True)
+            print(f"{key}: {SECTIONS[key]}", flush=True)
+            module = importlib.import_module(f"benchmarks.{key}")
             extra_sections.append(module.markdown(module.measure(scratch)))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -438,4 +436,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     sys.exit(main())

@@ -4,9 +4,11 @@ A full run gives each (workload, client) pair pyperf worker processes of its
 own and counts requests in yet another; at smoke sizes those interpreter
 start-ups were nearly all of the smoke's cost. Here one ``benchmarks.worker
 --rows`` process per client samples each row as a single-row worker does
-and counts its requests afterwards, in the same process. The figures of a
-smoke run mean nothing; what it checks is that every row still runs for
-every client, through the same worker code.
+and counts its requests in the same process (`benchmarks.worker.SampleCounter`:
+a row timed in new processes counts its sample's, so the count of
+``process_script`` is of its one, cold, sample). The figures of a smoke run
+mean nothing; what it checks is that every row still runs for every client,
+through the same worker code.
 """
 
 from __future__ import annotations
@@ -58,6 +60,25 @@ class BatchResult:
     errors: dict[str, str]
 
 
+def worker_failure(command: list[str], output: Path, label: str, timeout: float) -> str | None:
+    """Run one ``benchmarks.worker`` process in the measured environment: what went wrong, if any.
+
+    It went wrong when it timed out, exited non-zero or wrote no ``output``.
+    The full run starts one per (row, client, round), the smoke run one per client.
+    """
+    try:
+        completed = subprocess.run(
+            command, cwd=REPO_ROOT, capture_output=True, text=True,
+            timeout=timeout, check=False, env=measured_env(),
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as exc:
+        return f"{label}: timed out after {exc.timeout} s"
+    if completed.returncode != 0 or not output.exists():
+        tail = (completed.stderr or completed.stdout).strip().splitlines()[-15:]
+        return f"{label}: worker exited {completed.returncode}: " + "\n".join(tail)
+    return None
+
+
 def run_batch(client: str, rows: list[SmokeRow], scratch: Path) -> BatchResult:
     """One worker process samples (and counts) every row of ``rows`` for ``client``."""
     output = Path(tempfile.mktemp(suffix=".json", dir=scratch))
@@ -69,17 +90,9 @@ def run_batch(client: str, rows: list[SmokeRow], scratch: Path) -> BatchResult:
         "--rows", json.dumps([row.as_json() for row in rows]), "--counts", str(counts_file),
     ]  # fmt: skip
     keys = [row.workload.key for row in rows]
-    try:
-        completed = subprocess.run(
-            command, cwd=REPO_ROOT, capture_output=True, text=True,
-            timeout=BATCH_TIMEOUT, check=False, env=measured_env(),
-        )  # fmt: skip
-    except subprocess.TimeoutExpired as exc:
-        return _failed(client, keys, f"{client}: timed out after {exc.timeout} s")
-    if completed.returncode != 0 or not counts_file.exists():
-        tail = (completed.stderr or completed.stdout).strip().splitlines()[-15:]
-        message = f"{client}: worker exited {completed.returncode}: " + "\n".join(tail)
-        return _failed(client, keys, message)
+    failure = worker_failure(command, counts_file, client, BATCH_TIMEOUT)
+    if failure is not None:
+        return _failed(client, keys, failure)
     benches: dict[str, pyperf.Benchmark] = {}
     if output.exists():
         suite = pyperf.BenchmarkSuite.load(str(output))

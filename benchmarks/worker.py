@@ -18,6 +18,8 @@ one worker process takes every row of one client, one after the other.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import http.client
 import json
 import shutil
@@ -25,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -161,6 +163,13 @@ def whole_process_timer(
     return time_func
 
 
+#: The two untimed questions below are asked once per process and answered from then on:
+#: a worker of a full run asks once anyway; the smoke run's worker takes every row and
+#: would ask again per row, each ``httpx.get`` loading the CA bundle (about 80 ms of CPU).
+#: Their answers are shared: not to be changed.
+
+
+@functools.cache
 def recipe_ids(base_url: str, count: int) -> list[int]:
     """The ids of the first ``count`` recipes (untimed: what the lookups ask for)."""
     url = f"{base_url.rstrip('/')}/{VERSION}/recipes?ws.size={min(count, 300)}"
@@ -169,6 +178,7 @@ def recipe_ids(base_url: str, count: int) -> list[int]:
     return (ids * (count // len(ids) + 1))[:count]
 
 
+@functools.cache
 def collection_size(base_url: str) -> int:
     """The ``total_size`` the server reports for ``recipes`` (untimed, to check counts)."""
     url = f"{base_url.rstrip('/')}/{VERSION}/recipes?ws.size=1"
@@ -249,80 +259,100 @@ def journal(base_url: str, method: str = "GET") -> dict[str, int]:
     return totals
 
 
+def process_timer(args: argparse.Namespace) -> Callable[[int], float] | None:
+    """The time function of a row timed in new processes; ``None`` for a row timed in this one."""
+    if args.workload.startswith("process_"):
+        return whole_process_timer(args.workload, args.client, args.base_url, args.cache)
+    if args.workload in START_UPS:
+        return fresh_process_timer(args.workload, args.client, args.base_url, args.cache)
+    return None
+
+
+@contextlib.contextmanager
+def started_operation(
+    args: argparse.Namespace, params: dict[str, int]
+) -> Iterator[Callable[[], object]]:
+    """The row's operation on a started driver with a cache directory of its own (removed after)."""
+    driver = configured_driver(args.client, params)
+    SCRATCH_ROOT.mkdir(exist_ok=True)
+    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=SCRATCH_ROOT))
+    try:
+        driver.start(args.base_url, cache)
+        yield operation(args.workload, driver, args.base_url, params)
+    finally:
+        driver.close()
+        shutil.rmtree(cache, ignore_errors=True)
+
+
 def count_requests(args: argparse.Namespace, params: dict[str, int]) -> dict[str, int]:
     """Requests sent and bytes received by one warm operation (or one process) of a row.
 
     The operation runs once untimed first, as the warm-up does before the
     timed values, so the count is the steady state's.
     """
-    if args.workload.startswith("process_") or args.workload in START_UPS:
-        make = whole_process_timer if args.workload.startswith("process_") else fresh_process_timer
-        timer = make(args.workload, args.client, args.base_url, args.cache)
+    timer = process_timer(args)
+    if timer is not None:
         timer(1)
         journal(args.base_url, "DELETE")
         timer(1)
         return journal(args.base_url)
-    driver = configured_driver(args.client, params)
-    SCRATCH_ROOT.mkdir(exist_ok=True)
-    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=SCRATCH_ROOT))
-    try:
-        driver.start(args.base_url, cache)
-        run = operation(args.workload, driver, args.base_url, params)
+    with started_operation(args, params) as run:
         run()
         journal(args.base_url, "DELETE")
         run()
         return journal(args.base_url)
-    finally:
-        driver.close()
-        shutil.rmtree(cache, ignore_errors=True)
+
+
+class SampleCounter:
+    """The smoke run's request counts, taken in the worker that takes the sample.
+
+    A row timed in new processes counts the processes of its sample (a second
+    process just to count would cost a whole start-up); a row timed in this
+    process counts one more operation on the same warm state. ``totals`` is
+    the service's journal after the counted work.
+    """
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.totals: dict[str, int] = {}
+
+    def around(self, timer: Callable[[int], float]) -> Callable[[int], float]:
+        """``timer``, counting the requests of its calls (the journal's own fall outside)."""
+
+        def counted(loops: int) -> float:
+            journal(self.base_url, "DELETE")
+            seconds = timer(loops)
+            self.totals = journal(self.base_url)
+            return seconds
+
+        return counted
+
+    def one_more(self, run: Callable[[], object]) -> None:
+        """Count one more, untimed, ``run``."""
+        journal(self.base_url, "DELETE")
+        run()
+        self.totals = journal(self.base_url)
 
 
 def take_samples(
     runner: pyperf.Runner,
     args: argparse.Namespace,
     params: dict[str, int],
-    then: Callable[[Callable[[], object]], None] | None = None,
+    counter: SampleCounter | None = None,
 ) -> None:
-    """pyperf's samples of one (workload, client); then ``then(one_more)``, if given.
-
-    ``one_more`` repeats the operation once, untimed, on the same warm state:
-    the smoke run counts its requests in this process instead of a new one.
-    """
+    """pyperf's samples of one (workload, client), counted by ``counter`` if given."""
     name = f"{args.workload}:{args.client}"
-    if args.workload.startswith("process_") or args.workload in START_UPS:
-        make = whole_process_timer if args.workload.startswith("process_") else fresh_process_timer
-        timer = make(args.workload, args.client, args.base_url, args.cache)
-        runner.bench_time_func(name, timer)
-        if then is not None:
-            then(lambda: timer(1))
+    timer = process_timer(args)
+    if timer is not None:
+        runner.bench_time_func(name, timer if counter is None else counter.around(timer))
         return
-
-    driver = configured_driver(args.client, params)
-    SCRATCH_ROOT.mkdir(exist_ok=True)
-    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=SCRATCH_ROOT))
-    try:
-        driver.start(args.base_url, cache)
-        run = operation(args.workload, driver, args.base_url, params)
+    with started_operation(args, params) as run:
         if args.workload in PEAK_MEMORY:
             runner.bench_time_func(name, peak_timer(run), metadata={"unit": "byte"})
         else:
             runner.bench_func(name, run)
-        if then is not None:
-            then(run)
-    finally:
-        driver.close()
-        shutil.rmtree(cache, ignore_errors=True)
-
-
-def _counter(base_url: str, into: dict[str, object]) -> Callable[[Callable[[], object]], None]:
-    """Count one more operation with the service's journal: its totals go ``into``."""
-
-    def count(one_more: Callable[[], object]) -> None:
-        journal(base_url, "DELETE")
-        one_more()
-        into.update(journal(base_url))
-
-    return count
+        if counter is not None:
+            counter.one_more(run)
 
 
 def take_batch(runner: pyperf.Runner, args: argparse.Namespace) -> None:
@@ -330,19 +360,20 @@ def take_batch(runner: pyperf.Runner, args: argparse.Namespace) -> None:
 
     Each row is sampled as it would be alone (one benchmark of the output
     suite each, under tracemalloc if ``tracemalloc``); a row with ``count``
-    then repeats its operation once with the service's journal reset, as
-    ``--count`` does in a process of its own.
+    has its requests counted with the service's journal (`SampleCounter`),
+    where ``--count`` takes a process of its own.
     A failing row is reported in the counts file and the next row still runs.
     """
     results: dict[str, dict[str, object]] = {}
     for row in json.loads(args.rows):
         row_args = argparse.Namespace(**{**vars(args), **row})
-        counted: dict[str, object] = {}
-        then = _counter(row["base_url"], counted) if row["count"] else None
+        counter = SampleCounter(row["base_url"]) if row["count"] else None
         # pyperf reads its --tracemalloc option as each benchmark starts: set per row.
         runner.args.tracemalloc = row["tracemalloc"]
+        counted: dict[str, object]
         try:
-            take_samples(runner, row_args, row["params"], then)
+            take_samples(runner, row_args, row["params"], counter)
+            counted = dict(counter.totals) if counter is not None else {}
         except Exception as exc:  # reported for this row; the next row still runs
             counted = {"error": f"{type(exc).__name__}: {exc}"[-1500:]}
         results[row["workload"]] = counted

@@ -3,47 +3,35 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from benchmarks import run
 from benchmarks.config import FLOOR, OURS, THEIRS, Workload, launchpad_wadl_path, smoke_plan
 from benchmarks.lpserver import ORIGINAL_BASE, rewrite_wadl, root_json
 from benchmarks.report import Row, Stats, scaling_lines
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-#: The smoke plan's workloads in two groups of about the same CPU (about 11 s each), each a
-#: test of its own so that parallel workers (pytest-xdist) share the smoke run: the rows on
-#: no service (start-ups, the Launchpad WADL server, launchpadlib) and the rows on the
-#: cookbook service, which only the second group then starts.
-SMOKE_GROUPS = [
-    tuple(w for w in smoke_plan().workloads if w.service is None),
-    tuple(w for w in smoke_plan().workloads if w.service is not None),
-]
-
 
 @pytest.mark.timeout(240)
-@pytest.mark.parametrize(
-    "workloads", SMOKE_GROUPS, ids=lambda group: "+".join(w.key for w in group)
-)
 def test_smoke_run_measures_every_workload_and_writes_the_report(
-    tmp_path: Path, workloads: tuple[Workload, ...]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """One smoke run of the whole plan: one worker per client for all rows, one chart.
+
+    The orchestrator runs in this process (`benchmarks.run.main`): what it starts,
+    servers, workers and fresh interpreters, are the processes under test; a process
+    of its own for it cost an interpreter and its imports. (It was two runs, half the
+    rows each, for parallel workers to share: a second orchestrator, chart and worker
+    per client, about 5 s of CPU.)
+    """
     results, chart = tmp_path / "RESULTS.md", tmp_path / "ratios.png"
 
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks.run", "--smoke",
-         "--only", ",".join(w.key for w in workloads),
-         "--results", str(results), "--chart", str(chart)],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=230, check=False,
-    )  # fmt: skip
+    status = run.main(["--smoke", "--results", str(results), "--chart", str(chart)])
 
-    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+    printed = capsys.readouterr()
+    assert status == 0, printed.out[-3000:] + printed.err[-3000:]
     report = results.read_text()
-    for workload in workloads:
+    for workload in smoke_plan().workloads:
         row = next(line for line in report.splitlines() if line.startswith(f"| {workload.title} |"))
         assert "ERROR" not in row and row.split("|")[2].strip() != "-", row
         if workload.clients != (OURS,):  # a row of wadlclient alone has no other column
