@@ -18,13 +18,16 @@ def test_uses_the_service(cookbook_service):
 
 # Run in a child: uvicorn is made unimportable there, as on an install without the extra.
 # craft-application's and craft-cli's plugins, installed for tests/consumers (pyproject's addopts
-# leaves them out of this suite too), are no user's: the child runs without them.
+# leaves them out of this suite too), are no user's: the child runs without them; nor with
+# hypothesis', pytest-xdist's and anyio's, which it does not use (hypothesis' takes most of
+# a second to load).
 RUNNER = """
 import sys
 sys.modules["uvicorn"] = None
 import pytest
 sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:craft_application",
-                      "-p", "no:emitter", sys.argv[1]]))
+                      "-p", "no:emitter", "-p", "no:hypothesispytest", "-p", "no:xdist",
+                      "-p", "no:anyio", sys.argv[1]]))
 """
 
 

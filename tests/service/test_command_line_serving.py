@@ -25,6 +25,16 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
 
 
+def _as_from_a_terminal() -> None:
+    """In the child before it runs the service: SIGINT at its default, as a terminal starts it.
+
+    A process inherits an ignored SIGINT: pytest started in the background of a script
+    (``make test &``) would start the service deaf to Ctrl-C's default, and uvicorn, which
+    re-raises the SIGINT it stopped on, would exit 0 in silence.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_a_taken_port_is_one_clear_line_and_no_banner() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -47,6 +57,7 @@ def _serving(*args: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """``python -m cookbook_service ARGS`` and its banner; killed, its pipes closed, after."""
     process = subprocess.Popen(
         _command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+        preexec_fn=_as_from_a_terminal,
     )  # fmt: skip
     # A line that never comes must not hang the suite: the server is killed, the read ends.
     watchdog = threading.Timer(30, process.kill)
