@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.testing_kit.users_pytest import NOT_THE_USERS
 
 from cookbook_service.testing import ServerExtraMissing, run_service
 
@@ -16,18 +17,13 @@ def test_uses_the_service(cookbook_service):
     assert cookbook_service.base_url
 """
 
-# Run in a child: uvicorn is made unimportable there, as on an install without the extra.
-# craft-application's and craft-cli's plugins, installed for tests/consumers (pyproject's addopts
-# leaves them out of this suite too), are no user's: the child runs without them; nor with
-# hypothesis', pytest-xdist's and anyio's, which it does not use (hypothesis' takes most of
-# a second to load).
-RUNNER = """
+# Run in a child: uvicorn is made unimportable there, as on an install without the extra; the
+# plugins no user's session has (tests/testing_kit/users_pytest.py) are left out.
+RUNNER = f"""
 import sys
 sys.modules["uvicorn"] = None
 import pytest
-sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:craft_application",
-                      "-p", "no:emitter", "-p", "no:hypothesispytest", "-p", "no:xdist",
-                      "-p", "no:anyio", sys.argv[1]]))
+sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", *{NOT_THE_USERS!r}, sys.argv[1]]))
 """
 
 

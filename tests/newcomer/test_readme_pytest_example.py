@@ -15,10 +15,6 @@ from tests.testing_kit.users_pytest import NOT_THE_USERS
 
 from .docblocks import ROOT, blocks_of
 
-#: Plugins this project's tests install that the example does not use (hypothesis' above all
-#: takes most of a second to load): the user's session runs without them.
-NOT_USED = ("-p", "no:hypothesispytest", "-p", "no:xdist", "-p", "no:anyio")
-
 
 def _example() -> str:
     readme = blocks_of(ROOT / "README.md")
@@ -32,7 +28,7 @@ def test_the_readme_pytest_example_passes_with_warnings_as_errors(tmp_path: Path
 
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *NOT_THE_USERS,
-         *NOT_USED, "-W", "error", str(test_file)],
+         "-W", "error", str(test_file)],
         cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
 

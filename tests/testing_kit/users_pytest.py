@@ -1,7 +1,12 @@
-"""How the kit's tests run a user's pytest session."""
+"""How the project's tests run a user's pytest session."""
 
 from __future__ import annotations
 
-#: The plugins of craft-application and craft-cli, installed for tests/consumers (pyproject's
-#: addopts leaves them out of this suite too), are no user's: their session runs without them.
-NOT_THE_USERS = ("-p", "no:craft_application", "-p", "no:emitter")
+#: Plugins this project's tests install that are no user's: craft-application's and craft-cli's
+#: (installed for tests/consumers; pyproject's addopts leaves them out of this suite too), and
+#: hypothesis', pytest-xdist's and anyio's, which no user's session here uses (hypothesis'
+#: takes most of a second to load). A user's session runs without them.
+NOT_THE_USERS = (
+    "-p", "no:craft_application", "-p", "no:emitter",
+    "-p", "no:hypothesispytest", "-p", "no:xdist", "-p", "no:anyio",
+)  # fmt: skip
