@@ -9,6 +9,7 @@ beside the clone (as in CI), then ``/work/shared``.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,17 @@ from tests.realservice.lazr_example import LazrExample
 from tests.tls_service import TLSService, running_tls_service
 
 from cookbook_service.testing import RunningService
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Keep what collection made (modules, test items: all alive to the end) out of the GC's walks.
+
+    Each full collection walks every tracked object; walking the 80,000-odd
+    that collecting the suite leaves cost a second of CPU per worker, for
+    nothing. `gc.freeze` moves them out of its sight; later objects are
+    collected as before.
+    """
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")
