@@ -9,6 +9,7 @@ beside the clone (as in CI), then ``/work/shared``.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,17 @@ from tests.realservice.lazr_example import LazrExample
 from tests.tls_service import TLSService, running_tls_service
 
 from cookbook_service.testing import RunningService
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Keep what collection made (modules, test items: all alive to the end) out of the GC's walks.
+
+    Each full collection walks every tracked object; collecting the whole
+    suite leaves about 140,000 of them, and walking those again and again
+    cost about a second of CPU per worker, for nothing. `gc.freeze` moves
+    them out of its sight; objects made later are collected as before.
+    """
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")

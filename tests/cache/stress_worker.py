@@ -16,9 +16,9 @@ import hashlib
 import random
 import sys
 
-import httpx
-
 from wadlclient.cache import HTTPCache
+from wadlclient.headers import Headers
+from wadlclient.http.models import Response
 
 KEYS = [f"http://127.0.0.1:8080/1.0/recipes/{n}" for n in range(3)]
 JSON = "application/json"
@@ -50,7 +50,8 @@ def main() -> None:
         url = rng.choice(KEYS)
         if rng.random() < 0.5:
             body, digest = make_body(rng)
-            response = httpx.Response(200, headers={"ETag": f'"{digest}"', "Content-Type": JSON})
+            headers = Headers({"ETag": f'"{digest}"', "Content-Type": JSON})
+            response = Response(200, "OK", headers, body, url)  # as the transport hands it over
             cache.put(url, JSON, response, body)
             seen.add(url)
             writes += 1

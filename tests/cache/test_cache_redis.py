@@ -205,7 +205,9 @@ def test_a_fleet_starting_at_once_on_an_empty_redis_downloads_the_wadl_once(
 ) -> None:
     service, handler = launchpad_wadl_server
 
-    finish(start_workers(4, service, empty_redis))
+    # Two overlap as surely as more (the WADL is sent 0.3 s late); with claims
+    # always granted, both download it.
+    finish(start_workers(2, service, empty_redis))
 
     assert handler.wadl_sent == 1
     stored = keys(empty_redis)
@@ -233,13 +235,15 @@ def test_processes_writing_and_reading_the_same_entries_never_see_a_torn_one(
     empty_redis: str,
 ) -> None:
     # benchmarks.fleet's mixer: a read is torn when its bytes do not parse or
-    # its body does not match the digest its writer put in the ETag.
+    # its body does not match the digest its writer put in the ETag. Two mixers
+    # race as surely as four (a save split into SET and APPEND is caught by
+    # either), and each costs ~0.7 s of start-up (imports) for 0.1 s of mixing.
     command = [sys.executable, "-m", "benchmarks.fleet", "--child", "mix", empty_redis]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
     mixers = [
-        subprocess.Popen([*command, str(seed), "400"], cwd=REPO, env=env, text=True,
+        subprocess.Popen([*command, str(seed), "1200"], cwd=REPO, env=env, text=True,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        for seed in range(4)
+        for seed in range(2)
     ]  # fmt: skip
     counts = []
     for mixer in mixers:
@@ -248,7 +252,7 @@ def test_processes_writing_and_reading_the_same_entries_never_see_a_torn_one(
         counts.append(json.loads(out.strip().splitlines()[-1]))
 
     assert sum(c["reads"] for c in counts) - sum(c["misses"] for c in counts) > 500
-    assert sum(c["torn"] for c in counts) == 0
+    assert sum(c["torn"] for c in counts) == 0, counts
 
 
 def test_the_mixer_counts_an_entry_that_does_not_match_its_digest_as_torn(

@@ -379,13 +379,15 @@ def test_read_only_directory_degrades_with_one_warning(tmp_path: Path) -> None:
         output = run_without_privileges(
             """
             import logging, sys
-            import httpx
             from wadlclient.cache import HTTPCache
+            from wadlclient.headers import Headers
+            from wadlclient.http.models import Response
             logging.basicConfig(level=logging.WARNING, stream=sys.stdout, format="%(message)s")
             cache = HTTPCache(sys.argv[1])
             for number in range(5):
-                cache.put(sys.argv[2] + str(number), "application/json",
-                          httpx.Response(200, content=b"{}"), b"{}")
+                url = sys.argv[2] + str(number)
+                cache.put(url, "application/json",
+                          Response(200, "OK", Headers(), b"{}", url), b"{}")
             entry = cache.get(sys.argv[2], "application/json")
             print("existing entry still read:", entry is not None)
             """,
@@ -504,11 +506,12 @@ def test_private_temporary_directory_removed_by_close() -> None:
 def test_private_temporary_directory_removed_at_interpreter_exit() -> None:
     script = textwrap.dedent(
         """
-        import httpx
         from wadlclient.cache import HTTPCache
+        from wadlclient.headers import Headers
+        from wadlclient.http.models import Response
+        url = "http://127.0.0.1/1.0/"
         cache = HTTPCache()
-        cache.put("http://127.0.0.1/1.0/", "application/json",
-                  httpx.Response(200, content=b"{}"), b"{}")
+        cache.put(url, "application/json", Response(200, "OK", Headers(), b"{}", url), b"{}")
         assert any(cache.directory.iterdir())
         print(cache.directory)
         """
