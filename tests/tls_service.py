@@ -1,10 +1,11 @@
 """The example service over TLS on loopback, with a certificate of its own CA.
 
-The certificate (for 127.0.0.1) is made by the ``openssl`` command, on an
-elliptic-curve key (made in a millisecond, where an RSA one takes a few hundred of
-CPU; which kind does not matter to whom it is trusted by); the system's trust store does not know it, so a client reaches the service only
-when told to trust it (``verify=``, ``HTTPLIB2_CA_CERTS``). Tests get it as
-the ``tls_service`` fixture (tests/conftest.py).
+The certificate (for 127.0.0.1) is made by the ``openssl`` command on an
+elliptic-curve key: made in a millisecond, where an RSA key takes a few hundred
+of CPU, and which kind does not matter to who trusts it. The system's trust
+store does not know it, so a client reaches the service only when told to
+trust it (``verify=``, ``HTTPLIB2_CA_CERTS``). Tests get it as the
+``tls_service`` fixture (tests/conftest.py).
 """
 
 from __future__ import annotations
