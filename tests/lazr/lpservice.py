@@ -239,7 +239,10 @@ class LoopbackServer:
         self.state.base_url = f"{self.service_root}1.0/"
         self.state.wadl = rewrite_wadl(wadl, self.state.base_url)
         self.state.root = root_json(self.state.wadl, self.state.base_url)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # Polled every 0.05 s: `shutdown` waits out one poll (the default 0.5 s, per test).
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.05,), daemon=True
+        )
 
     def __enter__(self) -> LoopbackServer:
         self._thread.start()
