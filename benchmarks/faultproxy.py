@@ -109,7 +109,9 @@ class FaultProxy:
         self._closing = threading.Event()
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.proxy = self
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.05,), daemon=True
+        )
 
     @property
     def url(self) -> str:

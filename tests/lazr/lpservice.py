@@ -58,6 +58,8 @@ class LaunchpadLike:
     expires_after: dict[str, int] = field(default_factory=dict)
     #: Seconds each answer waits, so that requests sent together overlap.
     delay: float = 0.0
+    #: Only the requests whose path starts with this wait ``delay`` (all of them by default).
+    delayed: str = "/"
     in_flight: int = 0
     most_in_flight: int = 0
     #: WADL media type -> the error status a request for it gets.
@@ -194,7 +196,7 @@ def make_handler(state: LaunchpadLike) -> type[BaseHTTPRequestHandler]:
             accept = self.headers.get("Accept", "")
             found = _TOKEN.search(self.headers.get("Authorization", ""))
             token = found.group(1) if found else None
-            if state.delay:
+            if state.delay and self.path.startswith(state.delayed):
                 time.sleep(state.delay)
             if state.is_expired(token):
                 status, media_type, body = 401, "text/plain", b"Expired token (loopback)."
@@ -239,7 +241,10 @@ class LoopbackServer:
         self.state.base_url = f"{self.service_root}1.0/"
         self.state.wadl = rewrite_wadl(wadl, self.state.base_url)
         self.state.root = root_json(self.state.wadl, self.state.base_url)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # Polled every 0.05 s: `shutdown` waits out one poll (the default 0.5 s, per test).
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.05,), daemon=True
+        )
 
     def __enter__(self) -> LoopbackServer:
         self._thread.start()

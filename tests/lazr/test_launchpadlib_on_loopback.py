@@ -68,9 +68,17 @@ def _last_json(
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _slow_owners(state: LaunchpadLike) -> None:
+    """Each owner's answer waits 0.3 s, so that owners asked for together overlap.
+
+    The WADL, root and bugs page the script reads first answer at once.
+    """
+    state.delay, state.delayed = 0.3, "/1.0/~"
+
+
 def _expire_good_after_3(state: LaunchpadLike) -> None:
     state.expires_after["good"] = 3
-    state.delay = 0.3
+    _slow_owners(state)
 
 
 #: Each case of `one_child`: its scenario, and how its service is set up before the run.
@@ -82,8 +90,8 @@ CASES: dict[str, tuple[str, Callable[[LaunchpadLike], None]]] = {
     # Its directory holds the cache stock launchpadlib wrote, in a child before this one.
     "warm": ("people", lambda state: None),
     "prefetch": ("prefetched_owners", lambda state: None),
-    # Each answer waits 0.3 s, so that requests sent together overlap.
-    "prefetch_slow": ("prefetched_owners", lambda state: setattr(state, "delay", 0.3)),
+    # Each owner's answer waits 0.3 s, so that the owners asked for together overlap.
+    "prefetch_slow": ("prefetched_owners", _slow_owners),
     # The root (WADL, JSON) and the bugs page are answered; then "good" expires,
     # just as the two owners are asked for together.
     "renewed": ("renewed_while_prefetching", _expire_good_after_3),
@@ -191,7 +199,7 @@ def test_launchpadlib_collections_prefetch_links_on_wadlclient(one_child: Ran) -
 
 
 def test_launchpadlib_prefetch_sends_its_requests_together(one_child: Ran) -> None:
-    launchpad_like, result = ran(one_child, "prefetch_slow")  # each answer 0.3 s late
+    launchpad_like, result = ran(one_child, "prefetch_slow")  # each owner's answer 0.3 s late
 
     assert result["owners"] == ["ada", "ada", "alan"]
     # ada and alan were in flight at once (one at a time, the server would see one).
@@ -200,7 +208,7 @@ def test_launchpadlib_prefetch_sends_its_requests_together(one_child: Ran) -> No
 
 def test_a_token_expiring_under_concurrent_requests_is_renewed_once(one_child: Ran) -> None:
     # The root (WADL, JSON) and the bugs page are answered; then "good" expires,
-    # just as the two owners are asked for together (each answer 0.3 s late).
+    # just as the two owners are asked for together (each owner's answer 0.3 s late).
     launchpad_like, result = ran(one_child, "renewed")
 
     assert result["owners"] == ["ada", "ada", "alan"]
