@@ -14,7 +14,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -107,10 +107,12 @@ def test_an_upper_case_redis_scheme_is_a_redis_url(
 
 @pytest.fixture
 def uncacheable_wadl_server(launchpad_wadl_bytes: bytes) -> Iterator[tuple[str, Any]]:
-    """The Launchpad WADL on loopback, sent 0.5 s late and with ``no-store``: (URL, handler).
+    """The Launchpad WADL on loopback, with ``no-store``: (URL, handler).
 
     The handler class counts the WADLs sent (``wadl_sent``) and keeps when
-    each WADL request came and each WADL was sent (``asked``, ``sent``).
+    each WADL request came and each WADL was sent (``asked``, ``sent``). The
+    first WADL is held until the test sets ``release`` (30 s at most), so the
+    test decides what is under way while a worker waits for it.
     """
     server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)  # set below
     base = f"http://127.0.0.1:{server.server_address[1]}/1.0/"
@@ -120,11 +122,13 @@ def uncacheable_wadl_server(launchpad_wadl_bytes: bytes) -> Iterator[tuple[str, 
     class NoStore(handler):  # type: ignore[valid-type,misc]
         asked: list[float] = []
         sent: list[float] = []
+        release = threading.Event()
 
         def _send(self, status: int, media_type: str, body: bytes) -> None:
             if "wadl" in media_type:
                 NoStore.asked.append(time.monotonic())
-                time.sleep(0.5)
+                if len(NoStore.asked) == 1:
+                    NoStore.release.wait(30)
             super()._send(status, media_type, body)
             if "wadl" in media_type:
                 NoStore.sent.append(time.monotonic())
@@ -143,6 +147,7 @@ def uncacheable_wadl_server(launchpad_wadl_bytes: bytes) -> Iterator[tuple[str, 
     try:
         yield base.removesuffix("1.0/"), NoStore
     finally:
+        NoStore.release.set()
         server.shutdown()
         server.server_close()
 
@@ -151,6 +156,7 @@ WORKER = textwrap.dedent(
     """
     import sys
     from wadlclient import ServiceRoot, SUN_WADL_MEDIA_TYPE
+    print("imported", flush=True)
     ServiceRoot(None, sys.argv[1], cache=sys.argv[2], wadl_media_type=SUN_WADL_MEDIA_TYPE).close()
     """
 )
@@ -167,9 +173,12 @@ def test_a_claim_on_an_uncacheable_wadl_ends_with_its_answer(
     service, handler = uncacheable_wadl_server
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
     command = [sys.executable, "-c", WORKER, service, empty_redis]
-    workers = [subprocess.Popen(command, env=env)]
-    time.sleep(0.3)  # the first holds the claim and waits for its WADL
-    workers.append(subprocess.Popen(command, env=env))
+    workers = [subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)]
+    _until(lambda: bool(handler.asked))  # the first holds the claim and waits for its WADL
+    workers.append(subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True))
+    assert workers[1].stdout is not None and workers[1].stdout.readline() == "imported\n"
+    time.sleep(0.3)  # the second, past its imports, now waits on the claim
+    handler.release.set()
 
     codes = [worker.wait(timeout=60) for worker in workers]
 
@@ -177,6 +186,13 @@ def test_a_claim_on_an_uncacheable_wadl_ends_with_its_answer(
     assert handler.wadl_sent == 2  # nothing stored: each fetched its own
     first_sent, then_asked = handler.sent[0], handler.asked[1]
     assert then_asked - first_sent < 1.5, (first_sent, then_asked)  # not the 5 s claim
+
+
+def _until(condition: Callable[[], bool], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
 
 
 def test_a_lapsed_claim_is_taken_over_by_one_waiter_not_all(empty_redis: str) -> None:
