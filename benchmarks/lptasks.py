@@ -88,6 +88,7 @@ class TaskService:
     """The Launchpad WADL and root, ``bugs.searchTasks``, bugs and people, each answer delayed."""
 
     def __init__(self, latency_ms: int) -> None:
+        #: Seconds each answer waits, read per request: a test may raise it once set up.
         self.latency = latency_ms / 1000
         self.requests = 0
         #: The paths asked for, in order; the most requests seen in flight at once.

@@ -81,6 +81,9 @@ class CookbookASGI:
         self.config = config
         self.journal = journal
         self.service = Service(store, page_size=config.page_size)
+        #: The wait before each answer; ``config.latency_ms`` unless a test changes it
+        #: for the requests it measures (`cookbook_service.testing.RunningService.delayed`).
+        self.latency_ms = config.latency_ms
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
@@ -92,8 +95,8 @@ class CookbookASGI:
             await self._journal_totals(scope, receive, send)
             return
         answer = await self._answer(scope, receive, headers, path, query)
-        if self.config.latency_ms:
-            await asyncio.sleep(self.config.latency_ms / 1000)
+        if self.latency_ms:
+            await asyncio.sleep(self.latency_ms / 1000)
         body = b"" if scope["method"] == "HEAD" else answer.body
         response = Response(body, answer.status, answer.headers, answer.media_type)
         # Recorded before sending, so a client that has its answer finds it here.

@@ -8,6 +8,14 @@ thread and returns once the server accepts connections::
         httpx.get(service.base_url + "1.0/recipes", auth=("alice", "s3cret"))
         assert service.journal.entries()[-1].status == 200
 
+A test that measures a few requests at a distance makes only those wait,
+not the WADL, root and pages it needs first::
+
+    with ServiceRoot(None, service.base_url) as root:
+        recipes = root.recipes[:40]
+        with service.delayed(300):
+            recipes.prefetch("dish")
+
 The pytest fixtures ``cookbook_service`` (auth none, reset for each test)
 and ``cookbook_service_factory`` (``factory(**options)``; one server per
 option set for the whole session, reset on each call) are registered through
@@ -41,6 +49,7 @@ from cookbook_service.seed import (
 )
 
 if TYPE_CHECKING:
+    from cookbook_service.app import CookbookASGI
     from cookbook_service.store import Store
 
 __all__ = [
@@ -76,11 +85,19 @@ SERVER_EXTRA_HINT = (
 class RunningService:
     """A started service: where it listens, what it saw, and its data."""
 
-    def __init__(self, base_url: str, journal: Journal, store: Store, options: dict[str, Any]):
+    def __init__(
+        self,
+        base_url: str,
+        journal: Journal,
+        store: Store,
+        options: dict[str, Any],
+        handler: CookbookASGI,
+    ) -> None:
         self.base_url = base_url
         self.journal = journal
         self.store = store
         self.options = options
+        self._handler = handler
 
     @property
     def port(self) -> int:
@@ -94,6 +111,21 @@ class RunningService:
         """Reseed the data and clear the journal (credentials are kept)."""
         self.store.reset()
         self.journal.clear()
+
+    @contextmanager
+    def delayed(self, latency_ms: int) -> Iterator[None]:
+        """Every answer sent inside the block waits ``latency_ms`` first (not the option's).
+
+        Requests sent together are then seen in flight together in the
+        journal; the set-up before the block (WADL, root, pages) is not slowed.
+        """
+        if latency_ms < 0:
+            raise ValueError("latency_ms may not be negative")
+        self._handler.latency_ms = latency_ms
+        try:
+            yield
+        finally:
+            self._handler.latency_ms = self.options["latency_ms"]
 
     def add_user(self, name: str, password: str) -> None:
         self.store.add_user(name, password)
@@ -128,7 +160,7 @@ def run_service(
     try:
         import uvicorn
 
-        from cookbook_service.app import ServiceConfig, create_app
+        from cookbook_service.app import ServiceConfig, create_app, handler_of
         from cookbook_service.store import Store
     except ImportError as error:
         raise ServerExtraMissing(f"{SERVER_EXTRA_HINT} ({error})") from None
@@ -171,7 +203,7 @@ def run_service(
         "db": db,
     }
     try:
-        yield RunningService(f"http://127.0.0.1:{port}/", journal, store, options)
+        yield RunningService(f"http://127.0.0.1:{port}/", journal, store, options, handler_of(app))
     finally:
         server.should_exit = True
         thread.join(10)

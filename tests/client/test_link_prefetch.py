@@ -2,8 +2,9 @@
 
 The adaptive look-ahead, the default: test_adaptive_look_ahead.py.
 
-The example service answers each request after 300 ms here, so requests
-sent together are seen in flight together in its journal, and a loop that
+The example service answers each request a test measures after 300 ms
+(its set-up, the WADL, root and pages, does not wait), so requests sent
+together are seen in flight together in its journal, and a loop that
 sends one request per entry is plain to see in the count.
 """
 
@@ -24,8 +25,8 @@ LATENCY_MS = 300
 
 @pytest.fixture
 def far(cookbook_service_factory: Callable[..., RunningService]) -> RunningService:
-    """40 recipes of 6 dishes, 300 ms away."""
-    return cookbook_service_factory(seed_recipes=40, latency_ms=LATENCY_MS)
+    """40 recipes of 6 dishes; ``far.delayed(LATENCY_MS)`` puts them 300 ms away."""
+    return cookbook_service_factory(seed_recipes=40)
 
 
 def _dish_requests(service: RunningService) -> list[str]:
@@ -37,7 +38,8 @@ def test_prefetch_sends_each_distinct_link_once_and_all_at_once(far: RunningServ
         recipes = root.recipes[:40]
         far.journal.clear()
 
-        recipes.prefetch("dish")
+        with far.delayed(LATENCY_MS):
+            recipes.prefetch("dish")
 
         sent = _dish_requests(far)
 
@@ -108,13 +110,14 @@ def test_the_look_ahead_fetches_the_same_link_of_the_next_entries_together(
 ) -> None:
     with ServiceRoot(None, far.base_url, look_ahead=10) as root:
         recipes = root.recipes[:40]
+        expected = len({r.dish_link_url for r in _raw(far, 10)})
         far.journal.clear()
 
-        recipes[0].dish.name  # noqa: B018
-        first_read = len(_dish_requests(far))
-        expected = len({r.dish_link_url for r in _raw(far, 10)})
+        with far.delayed(LATENCY_MS):
+            recipes[0].dish.name  # noqa: B018
+            first_read = len(_dish_requests(far))
 
-        names = [recipe.dish.name for recipe in recipes]
+            names = [recipe.dish.name for recipe in recipes]
 
     assert first_read == expected
     assert far.journal.most_concurrent() == expected
@@ -127,7 +130,8 @@ def test_a_walk_in_the_look_ahead_fetches_each_linked_url_once(far: RunningServi
     with ServiceRoot(None, far.base_url, look_ahead=5) as root:
         far.journal.clear()
 
-        dishes = [recipe.dish for recipe in root.recipes]
+        with far.delayed(LATENCY_MS):
+            dishes = [recipe.dish for recipe in root.recipes]
         size = len(root.recipes)
 
     sent = _dish_requests(far)
@@ -158,7 +162,8 @@ def test_the_look_ahead_works_in_a_walk(far: RunningService) -> None:
     with ServiceRoot(None, far.base_url, look_ahead=25) as root:
         far.journal.clear()
 
-        names = [recipe.dish.name for recipe in root.recipes]
+        with far.delayed(LATENCY_MS):
+            names = [recipe.dish.name for recipe in root.recipes]
         size = len(root.recipes)
 
     assert len(names) == size

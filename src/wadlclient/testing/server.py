@@ -35,6 +35,14 @@ class LoopbackHTTPServer(ThreadingHTTPServer):
     request_queue_size = 128
     daemon_threads = True
 
+    def serve_forever(self, poll_interval: float = 0.05) -> None:
+        """Look for ``shutdown()`` every 50 ms, not the standard library's 0.5 s.
+
+        ``shutdown()`` waits for the next look: a test suite that starts and
+        stops a server per test would wait up to half a second each time.
+        """
+        super().serve_forever(poll_interval)
+
 
 class FakeServer:
     """Serves ``resources`` (and the WADL at the root) under ``/<version>/`` on 127.0.0.1."""
@@ -53,9 +61,7 @@ class FakeServer:
 
     def start(self) -> None:
         if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._server.serve_forever, args=(0.05,), daemon=True
-            )
+            self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
             self._thread.start()
 
     def stop(self) -> None:
