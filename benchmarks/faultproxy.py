@@ -110,7 +110,7 @@ class FaultProxy:
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.proxy = self
         self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.05,), daemon=True
+            target=self._server.serve_forever, args=(0.01,), daemon=True
         )
 
     @property

@@ -105,7 +105,7 @@ class TaskService:
         self.root = root_json(self.wadl, self.api)
 
     def __enter__(self) -> TaskService:
-        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(0.01,), daemon=True).start()
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -142,7 +142,7 @@ def uncacheable_wadl_server(launchpad_wadl_bytes: bytes) -> Iterator[tuple[str, 
             pass
 
     server.RequestHandlerClass = NoStore
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     try:
         yield base.removesuffix("1.0/"), NoStore

@@ -135,7 +135,7 @@ class WhoseService:
 
     @contextmanager
     def running(self) -> Iterator[WhoseService]:
-        thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
+        thread = threading.Thread(target=self._server.serve_forever, args=(0.01,), daemon=True)
         thread.start()
         try:
             yield self

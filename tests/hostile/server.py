@@ -192,7 +192,7 @@ class _Server(http.server.ThreadingHTTPServer):
 def _start(host: str) -> _Server:
     server = _Server((host, 0), _Handler)
     server.origin = f"http://{host}:{server.server_address[1]}"
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True).start()
     return server
 
 

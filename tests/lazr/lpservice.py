@@ -243,7 +243,7 @@ class LoopbackServer:
         self.state.root = root_json(self.state.wadl, self.state.base_url)
         # Polled every 0.05 s: `shutdown` waits out one poll (the default 0.5 s, per test).
         self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.05,), daemon=True
+            target=self._server.serve_forever, args=(0.01,), daemon=True
         )
 
     def __enter__(self) -> LoopbackServer:

@@ -130,7 +130,7 @@ class _FlakyServer(http.server.ThreadingHTTPServer):
 @pytest.fixture
 def busy_three_times() -> Iterator[_FlakyServer]:
     server = _FlakyServer(failures=3)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     try:
         yield server

@@ -35,8 +35,8 @@ class LoopbackHTTPServer(ThreadingHTTPServer):
     request_queue_size = 128
     daemon_threads = True
 
-    def serve_forever(self, poll_interval: float = 0.05) -> None:
-        """Look for ``shutdown()`` every 50 ms, not the standard library's 0.5 s.
+    def serve_forever(self, poll_interval: float = 0.01) -> None:
+        """Look for ``shutdown()`` every 10 ms, not the standard library's 0.5 s.
 
         ``shutdown()`` waits for the next look: a test suite that starts and
         stops a server per test would wait up to half a second each time.
