@@ -43,8 +43,11 @@ TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(max(2, (3 * len(os.sched_
 
 # The suite starts hundreds of Python processes (workers, scripts, servers). Where the
 # machine sets PYTHONDONTWRITEBYTECODE, each would compile the project's sources again:
-# bytecode goes to a tree of its own in the venv instead, never beside the sources.
-TEST_ENV := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache
+# the tests run without it, reading the bytecode installed with the standard library and
+# the packages, and writing the project's own beside its sources (__pycache__, which git
+# ignores). A tree of its own (PYTHONPYCACHEPREFIX) made a fresh clone compile the
+# standard library and every package again.
+TEST_ENV := env -u PYTHONDONTWRITEBYTECODE
 
 test: lint redis-server
 	$(TEST_ENV) $(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal
