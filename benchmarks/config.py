@@ -41,11 +41,14 @@ def measured_env() -> dict[str, str]:
     import while lazr.restfulclient reads its installed ``.pyc`` files. So the
     variable is dropped and bytecode goes to a private tree
     (``PYTHONPYCACHEPREFIX``), leaving the source tree untouched; the
-    warm-up samples fill it.
+    warm-up samples fill it. Where writing bytecode is allowed already (``make
+    test`` runs so), the usual ``__pycache__`` folders serve: a private tree
+    would make a fresh clone compile the standard library and every package
+    again, which the processes under test then pay for.
     """
     env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE_DIR)
+    if env.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        env["PYTHONPYCACHEPREFIX"] = str(PYCACHE_DIR)
     return env
 
 

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 from benchmarks import run
-from benchmarks.config import FLOOR, OURS, THEIRS, Workload, launchpad_wadl_path, smoke_plan
+from benchmarks.config import (
+    FLOOR,
+    OURS,
+    PYCACHE_DIR,
+    THEIRS,
+    Workload,
+    launchpad_wadl_path,
+    measured_env,
+    smoke_plan,
+)
 from benchmarks.lpserver import ORIGINAL_BASE, rewrite_wadl, root_json
 from benchmarks.report import Row, Stats, scaling_lines
 
@@ -88,3 +97,17 @@ def test_walk_growth_from_10k_to_100k_passes_within_eleven_times() -> None:
         "walk time 100k / 10k, ours: 10.50x PASS (goal <= 11)",
         "walk time 100k / 10k, lazr: 15.00x",
     ]
+
+
+def test_measured_processes_use_a_private_bytecode_tree_only_where_bytecode_is_not_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    forbidden = measured_env()
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE")
+    allowed = measured_env()
+
+    assert "PYTHONDONTWRITEBYTECODE" not in forbidden
+    assert forbidden["PYTHONPYCACHEPREFIX"] == str(PYCACHE_DIR)
+    assert "PYTHONPYCACHEPREFIX" not in allowed  # the __pycache__ the tests' processes share
