@@ -45,6 +45,16 @@ def test_the_first_use_of_a_name_imports_its_module() -> None:
     assert "wadlclient.objects" in loaded_after("import wadlclient\nwadlclient.ServiceRoot")
 
 
+def test_prefetch_is_the_function_even_once_the_submodule_of_its_name_is_imported() -> None:
+    """``wadlclient.objects.prefetch`` names the submodule once a walk has imported it."""
+    code = "import wadlclient.objects.prefetch\nprint(type(wadlclient.prefetch).__name__)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+
+    assert (done.returncode, done.stdout) == (0, "function\n"), done.stderr
+
+
 def test_every_name_of_the_api_is_the_object_of_its_module() -> None:
     names = {name: getattr(wadlclient, name) for name in wadlclient.__all__}
 

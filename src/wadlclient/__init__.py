@@ -80,8 +80,11 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "wadlclient.http": ("BodyTooLarge", "InvalidURL", "Retry", "Timeout"),
     "wadlclient.objects": (
         "Collection", "CollectionLike", "Entry", "EntryLike", "EntryList", "HostedFile",
-        "NamedOperation", "Resource", "RootLike", "ServiceRoot", "prefetch",
+        "NamedOperation", "Resource", "RootLike", "ServiceRoot",
     ),
+    # Not the package: its attribute ``prefetch`` becomes the submodule of that name
+    # once a walk has imported it.
+    "wadlclient.objects.links": ("prefetch",),
     "wadlclient.schema": ("EXAMPLE_WADL_MEDIA_TYPE", "SUN_WADL_MEDIA_TYPE"),
 }  # fmt: skip
 _HOME = {name: module for module, names in _LAZY.items() for name in names}
