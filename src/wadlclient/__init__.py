@@ -10,6 +10,7 @@ changing its imports::
             print(recipe.id, recipe.dish.name)
 """
 
+from wadlclient._lazy import lazy_names as _lazy_names
 from wadlclient._version import __version__
 from wadlclient.errors import (
     BadRequest,
@@ -82,30 +83,16 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "Collection", "CollectionLike", "Entry", "EntryLike", "EntryList", "HostedFile",
         "NamedOperation", "Resource", "RootLike", "ServiceRoot",
     ),
-    # Not the package: its attribute ``prefetch`` becomes the submodule of that name
-    # once a walk has imported it.
+    # Not the package: its attribute ``prefetch`` is the submodule of that name once
+    # a walk has imported it.
     "wadlclient.objects.links": ("prefetch",),
     "wadlclient.schema": ("EXAMPLE_WADL_MEDIA_TYPE", "SUN_WADL_MEDIA_TYPE"),
 }  # fmt: skip
-_HOME = {name: module for module, names in _LAZY.items() for name in names}
 
 if not TYPE_CHECKING:
     # Hidden from type checkers, which see the names imported above: a misspelt
     # ``wadlclient.X`` stays an error for them rather than an ``object``.
-
-    def __getattr__(name: str) -> object:
-        module = _HOME.get(name)
-        if module is None:
-            raise AttributeError(f"module 'wadlclient' has no attribute {name!r}")
-        from importlib import import_module
-
-        value = getattr(import_module(module), name)
-        globals()[name] = value
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 
 def install_as_lazr_restfulclient() -> None:

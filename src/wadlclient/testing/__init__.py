@@ -8,6 +8,8 @@ root for the faked service's address at the fake, and
 A handler raises `HTTPException` to answer an error status.
 """
 
+from wadlclient._lazy import lazy_names as _lazy_names
+
 #: ``typing.TYPE_CHECKING`` without importing typing (type checkers take any name
 #: ``TYPE_CHECKING`` as true).
 TYPE_CHECKING = False
@@ -33,25 +35,10 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "wadlclient.testing.store": ("FakeEntry",),
     "wadlclient.testing.wadls": ("LAUNCHPAD_VERSIONS", "launchpad_wadl"),
 }
-_HOME = {name: module for module, names in _LAZY.items() for name in names}
 
 if not TYPE_CHECKING:
     # Hidden from type checkers, which see the names imported above.
-
-    def __getattr__(name: str) -> object:
-        module = _HOME.get(name)
-        if module is None:
-            raise AttributeError(f"module 'wadlclient.testing' has no attribute {name!r}")
-        from importlib import import_module
-
-        value = getattr(import_module(module), name)
-        globals()[name] = value
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
+    __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
     "LAUNCHPAD_PATHS",
