@@ -14,9 +14,12 @@ import sys
 import time
 
 #: What "import of the package" means for each client: the module a script
-#: imports to create a service root (the floor is the HTTP library alone).
+#: imports to create a service root (the floor is the HTTP library alone). For
+#: wadlclient that is `wadlclient.objects`: ``import wadlclient`` imports
+#: ``ServiceRoot`` when a script first names it (``from wadlclient import
+#: ServiceRoot`` does), so the package alone would leave it to the start's row.
 IMPORT_NAMES = {
-    "ours": "wadlclient",
+    "ours": "wadlclient.objects",
     "lazr": "lazr.restfulclient.resource",
     "http.client": "http.client",
     "httpx": "httpx",

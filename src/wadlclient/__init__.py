@@ -10,17 +10,8 @@ changing its imports::
             print(recipe.id, recipe.dish.name)
 """
 
-from typing import TYPE_CHECKING, Any
-
+from wadlclient._lazy import lazy_names as _lazy_names
 from wadlclient._version import __version__
-from wadlclient.auth import (
-    AccessToken,
-    BasicHttpAuthorizer,
-    Consumer,
-    HttpAuthorizer,
-    OAuthAuthorizer,
-)
-from wadlclient.cache import HTTPCache
 from wadlclient.errors import (
     BadRequest,
     CacheError,
@@ -46,35 +37,62 @@ from wadlclient.errors import (
     UnexpectedResponseError,
     WADLError,
 )
-from wadlclient.http import BodyTooLarge, InvalidURL, Retry, Timeout
-from wadlclient.objects import (
-    Collection,
-    CollectionLike,
-    Entry,
-    EntryLike,
-    EntryList,
-    HostedFile,
-    NamedOperation,
-    Resource,
-    RootLike,
-    ServiceRoot,
-    prefetch,
-)
-from wadlclient.schema import EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE
 
+#: ``typing.TYPE_CHECKING`` without importing typing (type checkers take any name
+#: ``TYPE_CHECKING`` as true): ``import wadlclient`` stays as cheap as it can be.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from wadlclient.auth import (
+        AccessToken,
+        BasicHttpAuthorizer,
+        Consumer,
+        HttpAuthorizer,
+        OAuthAuthorizer,
+    )
     from wadlclient.bulk import BulkPolicy, BulkReport
+    from wadlclient.cache import HTTPCache
+    from wadlclient.http import BodyTooLarge, InvalidURL, Retry, Timeout
+    from wadlclient.objects import (
+        Collection,
+        CollectionLike,
+        Entry,
+        EntryLike,
+        EntryList,
+        HostedFile,
+        NamedOperation,
+        Resource,
+        RootLike,
+        ServiceRoot,
+        prefetch,
+    )
+    from wadlclient.schema import EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE
 
-#: Names exported from `wadlclient.bulk`, imported when first asked for (it needs threads).
-_BULK_NAMES = frozenset({"BulkPolicy", "BulkReport"})
+#: The module each name of the API comes from, imported when the name is first asked
+#: for: ``import wadlclient`` (which ``wadlclient --version`` and every subpackage's
+#: import pay) then costs next to nothing, and the HTTP stack with http.client, ssl
+#: and email, the cache, the authorizers and the thread pool of `wadlclient.bulk` are
+#: imported only by a program that uses them. The errors above are imported at once.
+_LAZY: dict[str, tuple[str, ...]] = {
+    "wadlclient.auth": (
+        "AccessToken", "BasicHttpAuthorizer", "Consumer", "HttpAuthorizer", "OAuthAuthorizer",
+    ),
+    "wadlclient.bulk": ("BulkPolicy", "BulkReport"),
+    "wadlclient.cache": ("HTTPCache",),
+    "wadlclient.http": ("BodyTooLarge", "InvalidURL", "Retry", "Timeout"),
+    "wadlclient.objects": (
+        "Collection", "CollectionLike", "Entry", "EntryLike", "EntryList", "HostedFile",
+        "NamedOperation", "Resource", "RootLike", "ServiceRoot",
+    ),
+    # Not the package: its attribute ``prefetch`` is the submodule of that name once
+    # a walk has imported it.
+    "wadlclient.objects.links": ("prefetch",),
+    "wadlclient.schema": ("EXAMPLE_WADL_MEDIA_TYPE", "SUN_WADL_MEDIA_TYPE"),
+}  # fmt: skip
 
-
-def __getattr__(name: str) -> Any:
-    if name in _BULK_NAMES:
-        from wadlclient import bulk
-
-        return getattr(bulk, name)
-    raise AttributeError(f"module 'wadlclient' has no attribute {name!r}")
+if not TYPE_CHECKING:
+    # Hidden from type checkers, which see the names imported above: a misspelt
+    # ``wadlclient.X`` stays an error for them rather than an ``object``.
+    __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 
 def install_as_lazr_restfulclient() -> None:

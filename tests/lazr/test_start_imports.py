@@ -5,8 +5,8 @@ module imported at start-up is paid by every script. A start must not
 import the thread pool of link prefetching, decimal, or the pyparsing
 under httplib2's challenge parser, which an anonymous login and one
 collection read never use. (The WADL parser is imported with
-wadlclient, not when first parsing: a cold start, timed from after the
-import, then pays nothing for it.)
+wadlclient's service root, `wadlclient.objects`, not when first parsing:
+a cold start, timed from after that import, then pays nothing for it.)
 """
 
 from __future__ import annotations

@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import os
 import sys
-import traceback
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from wadlclient._version import __version__
 from wadlclient.cli.base import (
@@ -45,6 +44,9 @@ from wadlclient.cli.base import (
     reach_options,
 )
 from wadlclient.errors import CredentialsError, RestfulError, TransportError, Unauthorized
+
+if TYPE_CHECKING:
+    import logging
 
 __all__ = [
     "COMMANDS",
@@ -110,6 +112,9 @@ def _fail(message: object, status: int) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return the process exit status (see `EXIT_STATUSES`)."""
     args = _parser(_commands()).parse_args(argv)
+    # Imported once the command line is parsed: ``--version`` and ``--help`` need no logging.
+    import logging
+
     if args.verbose:
         logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
         logging.getLogger("wadlclient.http").setLevel(logging.DEBUG)
@@ -126,6 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _quiet_handler() -> logging.Handler:
     """Without ``--verbose``: the library's warnings (a cache that cannot be written) on
     stderr, but not its retries: the one error line says how many tries were made."""
+    import logging
+
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("wadlclient: %(message)s"))
     handler.addFilter(lambda record: record.name != "wadlclient.http")
@@ -152,5 +159,7 @@ def _run(args: argparse.Namespace) -> int:
         return 141
     except Exception as error:
         if args.verbose:
+            import traceback
+
             traceback.print_exc()
         return _fail(f"internal error: {type(error).__name__}: {error}", 70)

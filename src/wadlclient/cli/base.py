@@ -15,13 +15,16 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
-from wadlclient.auth import BasicHttpAuthorizer, HttpAuthorizer, OAuthAuthorizer
 from wadlclient.errors import CredentialsError, NotFound
-from wadlclient.http import Retry
-from wadlclient.objects import ServiceRoot
+
+if TYPE_CHECKING:
+    # Imported where used: ``wadlclient --version`` and ``--help`` parse the command
+    # line without the HTTP stack, the authorizers and their credentials-file parser.
+    from wadlclient.auth import HttpAuthorizer
+    from wadlclient.objects import ServiceRoot
 
 __all__ = [
     "DEFAULT_RETRIES",
@@ -109,6 +112,8 @@ def add_reach_arguments(parser: argparse.ArgumentParser) -> None:
 
 def reach_options(args: argparse.Namespace) -> dict[str, Any]:
     """The `ServiceRoot` keywords the options of `add_reach_arguments` stand for."""
+    from wadlclient.http import Retry
+
     retry = Retry(total=args.retries, backoff_base=_BACKOFF_BASE, backoff_max=args.timeout)
     return {"timeout": args.timeout, "deadline": args.timeout, "retry": retry}
 
@@ -136,6 +141,8 @@ def add_service_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _authorizer(args: argparse.Namespace) -> HttpAuthorizer | None:
+    from wadlclient.auth import BasicHttpAuthorizer, OAuthAuthorizer
+
     if args.basic and args.credentials:
         raise UsageError("give --basic or --credentials, not both")
     if args.basic:
@@ -154,6 +161,8 @@ def _authorizer(args: argparse.Namespace) -> HttpAuthorizer | None:
 
 def open_root(args: argparse.Namespace) -> ServiceRoot:
     """The service root the options of `add_service_arguments` describe."""
+    from wadlclient.objects import ServiceRoot
+
     address = urlsplit(args.service)
     if address.scheme not in ("http", "https") or not address.netloc:
         raise UsageError(f"SERVICE must be an http:// or https:// address, not {args.service!r}")

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from wadlclient.cli.base import (
@@ -22,9 +22,11 @@ from wadlclient.cli.base import (
     print_json,
     reach_options,
 )
-from wadlclient.http.urls import parse_url
-from wadlclient.objects import Collection, Entry, ServiceRoot, representation_of
 from wadlclient.stubgen import command as stubgen
+
+if TYPE_CHECKING:
+    # Imported where used: ``wadlclient --version`` and ``--help`` need none of them.
+    from wadlclient.objects import Collection, Entry, ServiceRoot
 
 __all__ = ["DESCRIBE", "GET", "STUBGEN"]
 
@@ -90,6 +92,8 @@ def _target_url(root: ServiceRoot, path: str) -> str:
     A first segment naming a top-level entry (``featured_cookbook``) stands
     for that entry's own URL, which is not under the root.
     """
+    from wadlclient.http.urls import parse_url
+
     try:
         absolute = bool(urlsplit(path).scheme)
     except ValueError as error:
@@ -137,6 +141,8 @@ def _collection_entries(
 
 def _run_get(args: argparse.Namespace) -> int:
     """The resource's JSON as the service sent it: an entry, or a collection's size and entries."""
+    from wadlclient.objects import Collection, representation_of
+
     with open_root(args) as root:
         resource = root.load(_target_url(root, args.path))
         if isinstance(resource, Collection):

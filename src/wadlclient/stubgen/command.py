@@ -9,18 +9,19 @@ WADL file, an output directory whose parent is missing) exits 2.
 from __future__ import annotations
 
 import argparse
-import gzip
-import zlib
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wadlclient.errors import WADLError
-from wadlclient.objects import ServiceRoot, session_of
-from wadlclient.schema import Schema
 from wadlclient.stubgen.fixups import FIXUPS
-from wadlclient.stubgen.plan import ANY, is_name, plan_module
-from wadlclient.stubgen.render import render_runtime, render_stub
-from wadlclient.wadl import parse_wadl
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from wadlclient.schema import Schema
+
+# The planner, the renderer, the WADL parser, the service root (and pathlib, gzip) are
+# imported where used: every ``wadlclient`` command line registers this command's
+# arguments, and only ``wadlclient stubgen`` needs more.
 
 __all__ = ["Package", "add_arguments", "generate", "load", "run", "write_package"]
 
@@ -39,6 +40,12 @@ def load(source: str, version: str | None = "1.0", **options: Any) -> tuple[Sche
     root's JSON; ``options`` are the `ServiceRoot`'s, e.g. ``timeout``);
     anything else is a WADL file.
     """
+    from pathlib import Path
+
+    from wadlclient.objects import ServiceRoot, session_of
+    from wadlclient.schema import Schema
+    from wadlclient.wadl import parse_wadl
+
     if _is_address(source):
         with ServiceRoot(None, source, version=version, **options) as root:
             session = session_of(root)
@@ -52,6 +59,9 @@ def read_wadl_file(path: Path) -> bytes:
     """A saved WADL's bytes; a ``.gz`` file decompressed, to at most `MAX_WADL_BYTES`."""
     if path.suffix != ".gz":
         return path.read_bytes()
+    import gzip
+    import zlib
+
     with path.open("rb") as raw, gzip.GzipFile(fileobj=raw) as unzipped:
         try:
             content = unzipped.read(MAX_WADL_BYTES + 1)
@@ -76,6 +86,9 @@ def generate(
     ``fixups`` names a table of `wadlclient.stubgen.fixups.FIXUPS`
     (``launchpad``); a field it names that the WADL lacks is a `WADLError`.
     """
+    from wadlclient.stubgen.plan import ANY, plan_module
+    from wadlclient.stubgen.render import render_runtime, render_stub
+
     kind = ANY if untyped == "any" else "str"
     table = FIXUPS[fixups] if fixups is not None else None
     if table is not None:
@@ -149,6 +162,10 @@ def run(args: argparse.Namespace, **options: Any) -> int:
     argument raises `argparse.ArgumentTypeError`; the service's and the
     WADL's errors are raised as they are.
     """
+    from pathlib import Path
+
+    from wadlclient.stubgen.plan import is_name
+
     if not is_name(args.name):
         raise argparse.ArgumentTypeError(f"--name {args.name!r} is not a module name")
     output = _output_directory(Path(args.output))

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from wadlclient.wadl import Application
+if TYPE_CHECKING:
+    from wadlclient.wadl import Application
 
 __all__ = ["ANY_REPRESENTATION", "FIXUPS", "LAUNCHPAD", "Fixups"]
 

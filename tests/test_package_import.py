@@ -1,0 +1,67 @@
+"""``import wadlclient`` is cheap: the API's names are imported when first used.
+
+Every subpackage's import (``wadlclient.cli``, ``wadlclient.testing``,
+``wadlclient.lazr``) runs the package's ``__init__`` first, and so does each
+of the hundreds of child processes the tests and the benchmarks start. The
+package imports its exceptions and its version at once; the HTTP stack (with
+http.client, ssl and email), the cache, the authorizers, logging and typing
+come with the first name that needs them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import wadlclient
+from wadlclient import objects
+
+#: Modules ``import wadlclient`` leaves for first use (and the errors, imported at once:
+#: the control that the probe sees an import).
+ON_DEMAND = ["wadlclient.errors", "wadlclient.objects", "wadlclient.http", "wadlclient.auth",
+             "wadlclient.cache", "http.client", "ssl", "email", "logging", "typing"]  # fmt: skip
+
+
+def loaded_after(code: str) -> list[str]:
+    """Which of `ON_DEMAND` a fresh interpreter has imported after running ``code``."""
+    report = f"print(json.dumps([m for m in {ON_DEMAND!r} if m in sys.modules]))"
+    probe = f"{code}\nimport json, sys\n{report}"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    result: list[str] = json.loads(done.stdout)
+    return result
+
+
+def test_import_wadlclient_imports_its_errors_and_nothing_of_the_http_stack() -> None:
+    assert loaded_after("import wadlclient") == ["wadlclient.errors"]
+
+
+def test_the_first_use_of_a_name_imports_its_module() -> None:
+    assert "wadlclient.objects" in loaded_after("import wadlclient\nwadlclient.ServiceRoot")
+
+
+def test_prefetch_is_the_function_even_once_the_submodule_of_its_name_is_imported() -> None:
+    """``wadlclient.objects.prefetch`` names the submodule once a walk has imported it."""
+    code = "import wadlclient.objects.prefetch\nprint(type(wadlclient.prefetch).__name__)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+
+    assert (done.returncode, done.stdout) == (0, "function\n"), done.stderr
+
+
+def test_every_name_of_the_api_is_the_object_of_its_module() -> None:
+    names = {name: getattr(wadlclient, name) for name in wadlclient.__all__}
+
+    assert names["ServiceRoot"] is objects.ServiceRoot
+    assert set(wadlclient.__all__) <= set(dir(wadlclient))
+
+
+def test_a_name_the_api_lacks_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match=r"^module 'wadlclient' has no attribute 'NoSuch'$"):
+        _ = wadlclient.NoSuch  # type: ignore[attr-defined]
