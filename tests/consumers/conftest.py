@@ -12,8 +12,9 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,6 +39,31 @@ def fewer_collections() -> Iterator[None]:
     gc.set_threshold(*THRESHOLDS)
     yield
     gc.set_threshold(*before)
+
+
+@pytest.fixture(autouse=True)
+def programs_forget_their_logins() -> Iterator[None]:
+    """ppa-dev-tools' memos emptied after each test, so no test's Launchpad outlives it.
+
+    Its classes memoize their methods (``functools.lru_cache`` on ``self``),
+    which keeps every ``Lp`` it made, and the launchpadlib login in it with
+    the whole parsed WADL (about 100,000 objects), alive to the end of the
+    process: the collector's full passes walked them for every later test.
+    """
+    yield
+    for name, module in list(sys.modules.items()):
+        if name == "ppa" or name.startswith("ppa."):
+            for memo in _memos(name, vars(module).values()):
+                memo.cache_clear()
+
+
+def _memos(module: str, values: Iterable[object]) -> Iterator[Any]:
+    """The ``lru_cache`` memos of a module's own functions, its classes' methods and properties."""
+    for value in values:
+        if getattr(value, "__module__", None) == module:
+            found = [value, *vars(value).values()] if isinstance(value, type) else [value]
+            found = [each.fget if isinstance(each, property) else each for each in found]
+            yield from (memo for memo in found if callable(getattr(memo, "cache_clear", None)))
 
 
 @pytest.fixture(scope="session")
