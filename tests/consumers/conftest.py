@@ -9,7 +9,6 @@ that runs on the other one than it was started for.
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -20,25 +19,6 @@ import pytest
 
 #: Set in the child that reruns a module on wadlclient (see `on_wadlclient`).
 CLIENT_VARIABLE = "WADLCLIENT_CONSUMERS_CLIENT"
-
-
-#: The collector's thresholds while these tests run (Python's default: 700, 10, 10).
-THRESHOLDS = (50_000, 20, 10)
-
-
-@pytest.fixture(scope="package", autouse=True)
-def fewer_collections() -> Iterator[None]:
-    """Python's cyclic collector run less often here; set back after the package.
-
-    Stock launchpadlib parses Launchpad's devel WADL (2.2 MB, some 400,000 objects)
-    at every login, and at the default thresholds the collector runs hundreds of
-    times per parse, its full passes walking the whole heap, craft-application's
-    import included: a third of this package's CPU. Garbage is still collected.
-    """
-    before = gc.get_threshold()
-    gc.set_threshold(*THRESHOLDS)
-    yield
-    gc.set_threshold(*before)
 
 
 @pytest.fixture(autouse=True)
