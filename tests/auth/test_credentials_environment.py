@@ -299,6 +299,7 @@ def test_a_device_or_a_directory_is_refused_without_reading_it(path: str, kind: 
     assert str(error).endswith(f": it is {kind}, not a regular file")
 
 
+@pytest.mark.usefixtures("python_gc_thresholds")
 def test_a_huge_file_is_refused_without_reading_it(tmp_path: Path) -> None:
     huge = tmp_path / "creds"
     with huge.open("wb") as out:

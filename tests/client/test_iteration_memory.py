@@ -54,6 +54,7 @@ class TrackedList(list[Any]):
     """A page's list of entries that can be watched with a weak reference."""
 
 
+@pytest.mark.usefixtures("python_gc_thresholds")
 def test_a_walk_holds_one_parsed_page_at_a_time(
     walk_service: RunningService, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -90,6 +90,7 @@ def test_the_length_is_read_once_from_the_first_page() -> None:
     assert source.fetched == 1
 
 
+@pytest.mark.usefixtures("python_gc_thresholds")
 def test_the_loop_guard_remembers_nothing_per_page_when_pages_state_their_offsets() -> None:
     """A long walk stays flat: pages that advance by offset leave no trace in the guard."""
     import tracemalloc

@@ -87,6 +87,7 @@ def peaks_of_walk(root: ServiceRoot, short: int, long: int) -> tuple[int, int]:
     return short_peak, long_peak
 
 
+@pytest.mark.usefixtures("python_gc_thresholds")
 def test_a_walk_four_times_as_long_peaks_no_higher(
     long_collection: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

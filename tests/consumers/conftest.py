@@ -9,11 +9,11 @@ that runs on the other one than it was started for.
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,23 +21,29 @@ import pytest
 CLIENT_VARIABLE = "WADLCLIENT_CONSUMERS_CLIENT"
 
 
-#: The collector's thresholds while these tests run (Python's default: 700, 10, 10).
-THRESHOLDS = (50_000, 20, 10)
+@pytest.fixture(autouse=True)
+def programs_forget_their_logins() -> Iterator[None]:
+    """ppa-dev-tools' memos emptied after each test, so no test's Launchpad outlives it.
 
-
-@pytest.fixture(scope="package", autouse=True)
-def fewer_collections() -> Iterator[None]:
-    """Python's cyclic collector run less often here; set back after the package.
-
-    Stock launchpadlib parses Launchpad's devel WADL (2.2 MB, some 400,000 objects)
-    at every login, and at the default thresholds the collector runs hundreds of
-    times per parse, its full passes walking the whole heap, craft-application's
-    import included: a third of this package's CPU. Garbage is still collected.
+    Its classes memoize their methods (``functools.lru_cache`` on ``self``),
+    which keeps every ``Lp`` it made, and the launchpadlib login in it with
+    the whole parsed WADL (about 100,000 objects), alive to the end of the
+    process: the collector's full passes walked them for every later test.
     """
-    before = gc.get_threshold()
-    gc.set_threshold(*THRESHOLDS)
     yield
-    gc.set_threshold(*before)
+    for name, module in list(sys.modules.items()):
+        if name == "ppa" or name.startswith("ppa."):
+            for memo in _memos(name, vars(module).values()):
+                memo.cache_clear()
+
+
+def _memos(module: str, values: Iterable[object]) -> Iterator[Any]:
+    """The ``lru_cache`` memos of a module's own functions, its classes' methods and properties."""
+    for value in values:
+        if getattr(value, "__module__", None) == module:
+            found = [value, *vars(value).values()] if isinstance(value, type) else [value]
+            found = [each.fget if isinstance(each, property) else each for each in found]
+            yield from (memo for memo in found if callable(getattr(memo, "cache_clear", None)))
 
 
 @pytest.fixture(scope="session")

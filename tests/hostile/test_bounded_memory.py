@@ -36,6 +36,7 @@ def _serve_gzip(body: bytes):
     return serve
 
 
+@pytest.mark.usefixtures("python_gc_thresholds")
 def test_a_gzip_bomb_stops_at_the_default_cap_without_taking_its_size(
     hostile: HostileServer,
 ) -> None:

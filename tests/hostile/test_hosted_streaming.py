@@ -78,6 +78,7 @@ def _read_in_pieces(cover: HostedFile) -> tuple[int, int]:
     return total, peak
 
 
+@pytest.mark.usefixtures("python_gc_thresholds")
 @pytest.mark.parametrize("gzip", [False, True], ids=["identity", "gzip"])
 def test_a_large_hosted_file_is_read_in_pieces_with_bounded_memory(
     hostile: HostileServer, make_root: Callable[..., ServiceRoot], gzip: bool
