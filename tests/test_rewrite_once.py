@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from types import CodeType
 
 import pytest
-from _pytest.assertion.rewrite import _read_pyc
+from _pytest.assertion.rewrite import AssertionRewritingHook, _read_pyc
 from tests.rewrite_once import is_cached, rewrite_test_modules, rewritten_pyc
 
 pytest_plugins = ["pytester"]
@@ -91,3 +92,17 @@ def test_the_workers_find_the_test_modules_rewritten_before_they_collect(
     assert done.ret == 0, done.stdout.str() + done.stderr.str()
     found = json.loads((pytester.path / "found-by-the-worker.json").read_text())
     assert found == {"test_one.py": True, "test_two.py": True}
+
+
+def test_the_suite_loads_the_plugins_it_names_and_rewrites_no_library_of_theirs(
+    pytestconfig: pytest.Config,
+) -> None:
+    """pyproject's addopts names the plugins, so pytest marks no distribution's modules for
+    rewriting, which each worker of a fresh clone would rewrite (hypothesis' above all). Only
+    what ``-p`` names is marked: cookbook_service, its plugin's entry point's name."""
+    named = ("xdist", "timeout", "hypothesispytest", "cookbook_service", "wadlclient_testing")
+    for plugin in named:
+        assert pytestconfig.pluginmanager.has_plugin(plugin), plugin
+    for package in ("wadlclient", "hypothesis", "anyio"):
+        module = sys.modules.get(package)
+        assert module is None or not isinstance(module.__loader__, AssertionRewritingHook), package
