@@ -21,6 +21,9 @@ from tests.tls_service import TLSService, running_tls_service
 
 from cookbook_service.testing import RunningService
 
+#: pytest-xdist's controller rewrites the test modules' asserts once for all its workers.
+pytest_plugins = ["tests.rewrite_once"]
+
 #: The modules whose tests run longest (each a single test of 6 to 17 s, in a suite of
 #: 2,000-odd tests of a tenth of a second), in that order.
 LONGEST_FIRST = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .users_pytest import NOT_THE_USERS
+from .users_pytest import IN_THIS_PROCESS, NOT_THE_USERS
 
 pytest_plugins = ["pytester"]
 
@@ -61,7 +61,7 @@ def run_pytest(pytester: pytest.Pytester, test_module: str) -> pytest.RunResult:
     """
     (pytester.path / "test_users_code.py").write_text(test_module)
     return pytester.runpytest_inprocess(
-        "-q", "-p", "no:cacheprovider", *NOT_THE_USERS, "test_users_code.py"
+        "-q", "-p", "no:cacheprovider", *NOT_THE_USERS, *IN_THIS_PROCESS, "test_users_code.py"
     )
 
 

@@ -10,7 +10,7 @@ from benchmarks.config import shared_data_dir
 
 from wadlclient.testing import LAUNCHPAD_VERSIONS, FakeService, launchpad_wadl
 
-from .users_pytest import NOT_THE_USERS
+from .users_pytest import IN_THIS_PROCESS, NOT_THE_USERS
 from .wire import get_json
 
 pytest_plugins = ["pytester"]
@@ -77,7 +77,7 @@ def test_the_fake_launchpad_fixture_works_with_nothing_configured(
     monkeypatch.delenv("WADLCLIENT_LAUNCHPAD_WADL", raising=False)
 
     done = pytester.runpytest_inprocess(
-        "-q", "-p", "no:cacheprovider", *NOT_THE_USERS, "test_users_code.py"
+        "-q", "-p", "no:cacheprovider", *NOT_THE_USERS, *IN_THIS_PROCESS, "test_users_code.py"
     )
 
     assert done.ret == 0, done.stdout.str() + done.stderr.str()

@@ -10,3 +10,11 @@ NOT_THE_USERS = (
     "-p", "no:craft_application", "-p", "no:emitter",
     "-p", "no:hypothesispytest", "-p", "no:xdist", "-p", "no:anyio",
 )  # fmt: skip
+
+#: For a user's session run in this process (pytester's in-process runs): this suite names its
+#: plugins (pyproject's addopts), so pytest imported wadlclient, hypothesis and the rest here
+#: without marking them for assertion rewriting, and the user's session, which marks them, would
+#: warn that it comes too late. A user's own session imports them itself and has no such warning.
+IN_THIS_PROCESS = (
+    "-W", "ignore:Module already imported so cannot be rewritten:pytest.PytestAssertRewriteWarning",
+)  # fmt: skip
