@@ -76,7 +76,7 @@ def _rewriter(config: pytest.Config) -> _Rewrite | None:
         try:
             source_hash, code = _rewrite_test(source, config)
             if pyc is not None:
-                pyc.parent.mkdir(exist_ok=True)
+                pyc.parent.mkdir(parents=True, exist_ok=True)
                 _write_pyc(state, code, source_hash, pyc)
         except Exception:  # a module that does not compile, a cache not writable: a worker says
             return  # what it has to say when it collects the module; this only saves it time
