@@ -17,6 +17,7 @@ import importlib.util
 import io
 import marshal
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from fnmatch import fnmatch
 from pathlib import Path
@@ -94,10 +95,20 @@ def rewritable_sources(config: pytest.Config, roots: Iterable[Path]) -> Iterator
                 yield path
 
 
+def _can_fork() -> bool:
+    """Whether a forked child can share the work: more than one core, and no other thread.
+
+    A child forked while another thread holds a lock (the import lock, a
+    logger's) can wait for it forever; xdist's controller has no other
+    thread before it starts the workers, a worker (as in this hook's tests) has.
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return hasattr(os, "fork") and (cores or 1) > 1 and threading.active_count() == 1
+
+
 def _rewrite_all(rewrite: _Rewrite, sources: list[Path]) -> None:
     """Rewrite ``sources`` (those not cached), half of them in a forked child where one can."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    child = os.fork() if hasattr(os, "fork") and (cores or 1) > 1 and len(sources) > 1 else -1
+    child = os.fork() if len(sources) > 1 and _can_fork() else -1
     if child == 0:
         try:
             for source in sources[1::2]:
