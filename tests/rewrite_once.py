@@ -17,7 +17,6 @@ import importlib.util
 import io
 import marshal
 import os
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from fnmatch import fnmatch
 from pathlib import Path
@@ -95,6 +94,18 @@ def rewritable_sources(config: pytest.Config, roots: Iterable[Path]) -> Iterator
                 yield path
 
 
+def _only_thread() -> bool:
+    """Whether this process runs one thread, as the kernel counts them (false when it cannot tell).
+
+    `threading` does not see every thread: an xdist worker runs execnet's
+    on ``_thread`` alone.
+    """
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
 def _can_fork() -> bool:
     """Whether a forked child can share the work: more than one core, and no other thread.
 
@@ -103,7 +114,7 @@ def _can_fork() -> bool:
     thread before it starts the workers, a worker (as in this hook's tests) has.
     """
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return hasattr(os, "fork") and (cores or 1) > 1 and threading.active_count() == 1
+    return hasattr(os, "fork") and (cores or 1) > 1 and _only_thread()
 
 
 def _rewrite_all(rewrite: _Rewrite, sources: list[Path]) -> None:
