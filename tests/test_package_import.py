@@ -10,11 +10,11 @@ come with the first name that needs them.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
 import pytest
+from tests import import_probe
 
 import wadlclient
 from wadlclient import objects
@@ -27,14 +27,7 @@ ON_DEMAND = ["wadlclient.errors", "wadlclient.objects", "wadlclient.http", "wadl
 
 def loaded_after(code: str) -> list[str]:
     """Which of `ON_DEMAND` a fresh interpreter has imported after running ``code``."""
-    report = f"print(json.dumps([m for m in {ON_DEMAND!r} if m in sys.modules]))"
-    probe = f"{code}\nimport json, sys\n{report}"
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    result: list[str] = json.loads(done.stdout)
-    return result
+    return import_probe.loaded_after(code, ON_DEMAND)
 
 
 def test_import_wadlclient_imports_its_errors_and_nothing_of_the_http_stack() -> None:

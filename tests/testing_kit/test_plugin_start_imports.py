@@ -10,9 +10,7 @@ the plugin imports, is the control: the probe sees an import.)
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
+from tests import import_probe
 
 import wadlclient.testing
 from wadlclient.testing import service
@@ -23,14 +21,7 @@ ON_DEMAND = ["pytest", "wadlclient.testing.service", "wadlclient.testing.routing
 
 def loaded_after(code: str) -> list[str]:
     """Which of `ON_DEMAND` a fresh interpreter has imported after running ``code``."""
-    report = f"print(json.dumps([m for m in {ON_DEMAND!r} if m in sys.modules]))"
-    done = subprocess.run(
-        [sys.executable, "-c", f"{code}\nimport json, sys\n{report}"],
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    result: list[str] = json.loads(done.stdout)
-    return result
+    return import_probe.loaded_after(code, ON_DEMAND)
 
 
 def test_loading_the_plugin_imports_neither_the_fake_nor_the_http_stack() -> None:
