@@ -9,7 +9,7 @@ from its type's path rule (`wadlclient.testing.paths`), or ``self_link``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from wadlclient.schema import FieldKind
@@ -96,6 +96,9 @@ class Store:
         #: names the entry, as Launchpad's ``RedirectionView.context`` makes it
         self.redirects: dict[str, FakeEntry] = {}
         self._counters: dict[str, int] = {}
+        #: Called as ``observer(entry, old, new)`` after each change, outside the lock
+        #: (the kit's webhooks, `wadlclient.testing.webhooks`, deliver from one).
+        self.observers: list[Callable[[FakeEntry, dict[str, Any], dict[str, Any]], None]] = []
 
     def collection_path(self, name: str) -> str:
         """Where the top-level collection ``name`` is served (Launchpad's ``snaps``: ``+snaps``)."""
@@ -261,9 +264,13 @@ class Store:
     # -- changes -------------------------------------------------------------
 
     def change(self, entry: FakeEntry, changes: Mapping[str, Any]) -> None:
-        """Checked values written; the entry's ETag changes with them."""
+        """Checked values written; the entry's ETag changes with them; observers told."""
         with self.lock:
-            entry.values.update(self.check_fields(entry.type, changes))
+            new = self.check_fields(entry.type, changes)
+            old = {name: entry.values.get(name) for name in new}
+            entry.values.update(new)
+        for observer in list(self.observers):
+            observer(entry, old, new)
 
     def delete(self, entry: FakeEntry) -> None:
         """The entry gone from its path and from every collection."""
