@@ -1,7 +1,7 @@
 """An ASGI app that receives Launchpad's webhooks: mount it in Starlette or FastAPI.
 
     receiver = Receiver(secret)
-    app.mount("/launchpad", asgi_app(receiver, handle))   # async def handle(event): ...
+    app = Starlette(routes=[Route("/launchpad", asgi_app(receiver, handle), methods=["POST"])])
 
 It reads the body as bytes (bounded by the receiver's ``max_body``), hands
 it to `Receiver.receive`, and calls ``handle(event)`` (a coroutine function
@@ -34,9 +34,21 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 def asgi_app(receiver: Receiver, handle: Callable[[Event], Any]) -> ASGIApp:
-    """An ASGI app answering POSTs of Launchpad's deliveries; ``handle`` gets each event."""
+    """An ASGI app answering POSTs of Launchpad's deliveries; ``handle`` gets each event.
 
-    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+    An object, not a function: Starlette's ``Route("/launchpad", asgi_app(...))``
+    then serves it as the ASGI app it is (a function would be taken for an
+    endpoint that gets a ``Request``).
+    """
+    return _WebhookApp(receiver, handle)
+
+
+class _WebhookApp:
+    def __init__(self, receiver: Receiver, handle: Callable[[Event], Any]) -> None:
+        self.receiver = receiver
+        self.handle = handle
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await _lifespan(receive, send)
             return
@@ -45,6 +57,7 @@ def asgi_app(receiver: Receiver, handle: Callable[[Event], Any]) -> ASGIApp:
         if scope["method"] != "POST":
             await _answer(send, 405, "Launchpad delivers webhooks with POST", allow=b"POST")
             return
+        receiver = self.receiver
         try:
             body = await _body(receive, receiver.max_body)
             event = receiver.receive(body, scope["headers"])
@@ -53,15 +66,13 @@ def asgi_app(receiver: Receiver, handle: Callable[[Event], Any]) -> ASGIApp:
             await _answer(send, error.status, str(error))
             return
         try:
-            result = handle(event)
+            result = self.handle(event)
             if inspect.isawaitable(result):
                 await result
         except BaseException:
             receiver.forget(event)
             raise
         await _answer(send, 200, "ok")
-
-    return app
 
 
 async def _body(receive: Receive, limit: int) -> bytes:
