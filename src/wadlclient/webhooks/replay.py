@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from wadlclient.webhooks.errors import ReplayStoreUnavailable, WebhookSetupError
@@ -43,18 +44,26 @@ class MemoryReplayStore:
 
     When full, the oldest id is forgotten first (a replay of it would then
     be accepted): size ``max_entries`` above the deliveries of a ``ttl``.
+    ``clock`` gives seconds (a test passes its own, to step over the ``ttl``).
     """
 
-    def __init__(self, *, ttl: float = DEFAULT_TTL, max_entries: int = 100_000) -> None:
+    def __init__(
+        self,
+        *,
+        ttl: float = DEFAULT_TTL,
+        max_entries: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if ttl <= 0 or max_entries <= 0:
             raise WebhookSetupError("a replay store's ttl and max_entries must be positive")
         self.ttl = ttl
         self.max_entries = max_entries
+        self._clock = clock
         self._seen: OrderedDict[str, float] = OrderedDict()
         self._lock = threading.Lock()
 
     def claim(self, delivery_id: str) -> bool:
-        now = time.monotonic()
+        now = self._clock()
         with self._lock:
             while self._seen:
                 oldest, expires = next(iter(self._seen.items()))
