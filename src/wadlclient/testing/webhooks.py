@@ -113,7 +113,8 @@ class FakeWebhooks:
         active: bool = True,
         git_ref_pattern: str | None = None,
     ) -> FakeEntry:
-        """A new webhook of ``target`` (as ``target.newWebhook(...)`` makes one)."""
+        """A new webhook of ``target`` (as ``target.newWebhook(...)`` makes one); a
+        ValueError when the WADL gives ``target``'s type no webhooks."""
         if isinstance(event_types, str):
             raise ValueError(f"event_types is a list of event types, not {event_types!r}")
         fields: dict[str, Any] = {
@@ -126,6 +127,11 @@ class FakeWebhooks:
         }
         if git_ref_pattern is not None:
             fields["git_ref_pattern"] = git_ref_pattern
+        if "webhooks" not in target.type.info.fields:
+            raise ValueError(
+                f"{target.type_id} has no webhooks in this fake's WADL (it is no "
+                "webhook_target there; a newer WADL of Launchpad's may make it one)"
+            )
         webhook = self.fake.add_to(target, "webhooks", **fields)
         self.set_secret(webhook, secret)
         return webhook
