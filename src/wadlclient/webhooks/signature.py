@@ -116,14 +116,14 @@ def verify(body: bytes, headers: Headers, secret: str | bytes) -> None:
     """Return if ``X-Hub-Signature`` signs ``body`` with ``secret``; else raise, naming why."""
     data = raw_body(body)
     key = secret_bytes(secret)
-    given = header_map(headers).get(SIGNATURE_HEADER)
-    if given is None:
+    given = header_map(headers).get(SIGNATURE_HEADER, "").strip()
+    if not given:
         raise SignatureMissing(
             "the delivery has no X-Hub-Signature header: the webhook has no secret on "
             "Launchpad (set one with webhook.setSecret()), a proxy removed the header, "
             "or the request did not come from Launchpad"
         )
-    found = _SIGNATURE.fullmatch(given.strip())
+    found = _SIGNATURE.fullmatch(given)
     if found is None:
         raise SignatureMismatch(
             "the X-Hub-Signature header is not 'sha1=' and 40 hex digits, as Launchpad "
