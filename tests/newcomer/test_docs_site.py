@@ -34,6 +34,7 @@ PUBLIC_MODULES = [
     "wadlclient.testing",
     "wadlclient.testing.launchpad",
     "wadlclient.testing.record",
+    "wadlclient.webhooks",
     "wadlclient.cache",
     "wadlclient.launchpad",
 ]
