@@ -218,6 +218,11 @@ def test_a_receiver_that_does_not_answer_is_a_failed_delivery_on_record(seeded: 
     assert delivery.entry is not None and delivery.entry["successful"] is False
 
 
+def test_a_second_fake_webhooks_on_one_fake_is_refused(seeded: Seeded) -> None:
+    with pytest.raises(ValueError, match="has its FakeWebhooks already"):
+        FakeWebhooks(seeded.fake)
+
+
 def test_a_fake_of_a_service_without_webhooks_says_so() -> None:
     wadl = generate_wadl("http://cookbooks.test/1.0/", "application/vnd.sun.wadl+xml")
 

@@ -86,6 +86,9 @@ class FakeWebhooks:
         described = fake.description
         if not described.has_entry_type("webhook"):
             raise ValueError("this fake's WADL has no webhooks (no 'webhook' entry type)")
+        observers = fake.store.observers
+        if any(isinstance(getattr(o, "__self__", None), FakeWebhooks) for o in observers):
+            raise ValueError("this fake has its FakeWebhooks already: keep the first one")
         self.fake = fake
         self.store = fake.store
         self.timeout = timeout

@@ -4,8 +4,9 @@
     app = Starlette(routes=[Route("/launchpad", asgi_app(receiver, handle), methods=["POST"])])
 
 It reads the body as bytes (bounded by the receiver's ``max_body``), hands
-it to `Receiver.receive`, and calls ``handle(event)`` (a coroutine function
-or a plain one) for a delivery that passes. A refused delivery is answered
+it to `Receiver.receive`, and calls ``handle(event)`` for a delivery that
+passes: a coroutine function, or a plain one (which runs in the event
+loop: keep it short, or hand the event to a queue). A refused delivery is answered
 with its error's status and message (Launchpad's delivery log shows it);
 when the handler raises, the delivery id is released for Launchpad's
 retry and the error goes on to the server, which answers 500.
