@@ -226,7 +226,7 @@ class Resources:
                 405, f"{type_id}.{name} is a {method.name} operation, not {call.method}."
             )
         raw = call.query if method.name == "GET" else {**call.query, **call.form}
-        arguments = self.operations.arguments(f"{type_id}.{name}", method, raw)
+        arguments = self.operations.arguments(f"{type_id}.{name}", method, raw, name)
         handler = self.operations.handler_for(type_id, name, method)
         label = f"{type_id}.{name}"
         try:
@@ -238,6 +238,9 @@ class Resources:
             raise HTTPException(
                 500, f"The handler of {label} raised {type(error).__name__}: {error}"
             ) from None
+        missing = self.operations.not_found(type_id, name, arguments) if value is None else None
+        if missing is not None:
+            raise missing
         kind, entry_type = self.operations.result_shape(method)
         try:
             return self._result(call, Result(label, kind, entry_type, value))
