@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from email.utils import format_datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -278,9 +279,13 @@ class Resources:
                 raise HTTPException(404, f"{entry.path} has no {name} file.")
             media_type, data = stored
             etag = '"' + hashlib.sha1(data).hexdigest() + '"'
+            headers = {"ETag": etag}
+            stored_at = entry.file_dates.get(name)
+            if stored_at is not None:  # lazr.restfulclient's HostedFile.last_modified reads it
+                headers["Last-Modified"] = format_datetime(stored_at, usegmt=True)
             if _matches(call.header("If-None-Match"), etag):
-                return Answer(304, headers={"ETag": etag})
-            return Answer(200, data, media_type, {"ETag": etag})
+                return Answer(304, headers=headers)
+            return Answer(200, data, media_type, headers)
         if call.method == "PUT":
             media_type = call.header("Content-Type")
             if not media_type:

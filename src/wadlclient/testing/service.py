@@ -216,6 +216,27 @@ class FakeService:
     def url_of(self, entry: FakeEntry) -> str:
         return self._render.url(entry)
 
+    # -- reading (for handlers and assertions) -------------------------------
+
+    def entries_of(self, collection: str | FakeEntry, name: str | None = None) -> list[FakeEntry]:
+        """The entries of a collection, in order, as a page of it lists them.
+
+        ``fake.entries_of("snaps")`` for a top-level collection (what an operation
+        handler of it gets as ``owner``), ``fake.entries_of(ada, "ppas")`` for an
+        entry's scoped one. A name the WADL does not give is a ValueError naming it.
+        """
+        return _seeding(lambda: self.store.entries_of(collection, name))
+
+    def entry_at(self, link: str) -> FakeEntry:
+        """The entry at ``link``: a path (``"~ada"``, ``"/~ada"``) or a URL below the root.
+
+        A link to nothing is a KeyError naming it.
+        """
+        entry = self.store.entry_at(link)
+        if entry is None:
+            raise KeyError(f"nothing is seeded at {link!r}")
+        return entry
+
     def operation(self, owner: str, name: str) -> Callable[[Handler], Handler]:
         """Register ``handler(owner, /, **arguments)`` for a named operation of ``owner``.
 
