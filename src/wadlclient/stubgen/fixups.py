@@ -17,7 +17,9 @@ in, so what makes it must be in the source tree with the generator, and
 one table serves the command line (``--fixups launchpad``) and the
 regeneration test alike. `LAUNCHPAD` starts from the faults the
 launchpadlib-rs bindings found in Launchpad's answers and adds the fields
-Launchpad's own interfaces declare optional where the WADL says required.
+Launchpad's own interfaces declare optional where the WADL says required;
+its lookups that answer 404 rather than null come from the hand-written
+Launchpad facts (`wadlclient.facts.launchpad`), which the kit reads too.
 A field that is missing from the WADL (it was renamed, or the table has a
 typo) stops the generation: `Fixups.check`.
 """
@@ -27,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
+
+from wadlclient.facts.launchpad import ARGUMENTS, FOUND_OR_404, Argument
 
 if TYPE_CHECKING:
     from wadlclient.wadl import Application
@@ -51,6 +55,8 @@ class Fixups(NamedTuple):
     types: Mapping[tuple[str, str], str] = MappingProxyType({})
     #: Named operations (resource type, name) that answer 404, never null, for nothing found.
     found_or_404: frozenset[tuple[str, str]] = frozenset()
+    #: Named-operation params (operation, param) that take a list or a dict, and of what.
+    arguments: Mapping[tuple[str, str], Argument] = MappingProxyType({})
 
     def may_be_null(self, representation: str | None, param: str) -> bool:
         """Whether the table says the param may be null in this representation."""
@@ -84,6 +90,16 @@ class Fixups(NamedTuple):
             for type_id, name in self.found_or_404
             if name not in getattr(app.resource_types.get(type_id), "named_operations", {})
         ]
+        if self.arguments:
+            taken = {
+                (name, param.name)
+                for rtype in app.resource_types.values()
+                for name, method in getattr(rtype, "named_operations", {}).items()
+                for param in method.params
+            }
+            missing += [
+                f"{op}({param}=)" for op, param in self.arguments if (op, param) not in taken
+            ]
         return sorted(missing)
 
 
@@ -149,11 +165,12 @@ LAUNCHPAD = Fixups(
             ("bug-full", "tags"): "list[str]",
         }
     ),
-    # The recipe sets raise NoSuchSnap, NoSuchCharmRecipe ... (404) for a name they lack.
-    found_or_404=frozenset(
-        (recipes, "getByName")
-        for recipes in ("snaps", "charm_recipes", "rock_recipes", "craft_recipes")
-    ),
+    # Lookups Launchpad answers 404 for (NoSuchPPA, NoSuchDistroSeries, NoSuchSnap...),
+    # never null: the facts table, with where each is raised.
+    found_or_404=frozenset(FOUND_OR_404),
+    # Params that take a list or a dict (processors, store_channels, channels ...): the
+    # WADL leaves them untyped; the facts table says of what.
+    arguments=ARGUMENTS,
 )
 
 #: The tables ``--fixups`` can name.
