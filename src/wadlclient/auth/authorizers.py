@@ -27,7 +27,7 @@ from wadlclient.auth.credentials_file import (
 )
 from wadlclient.auth.environment import CREDENTIALS_VARIABLE, credentials_from_environment
 from wadlclient.auth.plaintext import plaintext_authorization
-from wadlclient.auth.principal import remembered
+from wadlclient.auth.principal import UNDECLARED, remembered
 from wadlclient.errors import CredentialsError, CredentialsFileError
 
 # oauthlib is imported when a request is first signed: most scripts never
@@ -135,9 +135,12 @@ class HttpAuthorizer:
     def principal(self) -> str | None:
         """Whose answers these credentials get, for a shared cache; None: anonymous.
 
-        A fingerprint (`wadlclient.auth.principal`), never a secret.
+        A fingerprint (`wadlclient.auth.principal`), never a secret. Here
+        `UNDECLARED`: a subclass that signs and does not say gets a principal
+        derived from what it sends (`wadlclient.http.principals`), so its
+        answers are never shared with another principal or anonymous callers.
         """
-        return None
+        return UNDECLARED
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
