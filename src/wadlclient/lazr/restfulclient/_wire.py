@@ -81,6 +81,11 @@ class UserAgentOnly:
             return None
         return declared_principal(self._credentials)
 
+    def credential_secrets(self) -> tuple[str, ...]:
+        """The credentials' secrets: the transport hides them wherever a server quotes them."""
+        named = getattr(self._credentials, "credential_secrets", None)
+        return tuple(named()) if callable(named) else ()
+
     def authorizeRequest(self, absolute_uri: str, method: str, body: Any, headers: Any) -> None:
         """Nothing: the ``httpFactory`` object signs each request it sends."""
 
