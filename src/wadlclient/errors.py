@@ -50,6 +50,7 @@ __all__ = [
     "UnexpectedResponseError",
     "WADLError",
     "error_for",
+    "reduce_error",
 ]
 
 
