@@ -88,6 +88,7 @@ def _message(module: str, name: str) -> Callable[[], BaseException]:
 
 
 def _examples() -> dict[str, Callable[[], BaseException]]:
+    from wadlclient.bulk.saved import SavedError
     from wadlclient.errors import ConnectionDropped, TransportError
     from wadlclient.http.pool import _Stale
     from wadlclient.http.retry import RetryExhausted
@@ -111,6 +112,7 @@ def _examples() -> dict[str, Callable[[], BaseException]]:
         ("wadlclient.http.wire", "BodyTooLarge"), ("wadlclient.http.wire", "InvalidURL"),
         ("wadlclient.testing.recording_file", "RecordingError"),
         ("wadlclient.cli.base", "UsageError"),
+        ("wadlclient.bulk.saved", "ReportFileError"),
     ]:  # fmt: skip
         found[f"{module}.{name}"] = _message(module, name)
     for name in ("RestfulError", "CredentialsError", "CredentialsFileError", "ResponseError",
@@ -123,6 +125,7 @@ def _examples() -> dict[str, Callable[[], BaseException]]:
     found["wadlclient.http.pool._Stale"] = lambda: _Stale(TransportError(ECHO, URL, "GET"))
     found["wadlclient.http.retry.RetryExhausted"] = lambda: RetryExhausted(_response(503))
     found["wadlclient.testing.errors.HTTPException"] = lambda: HTTPException(401, ECHO)
+    found["wadlclient.bulk.saved.SavedError"] = lambda: SavedError("Unauthorized", ECHO)
     return found
 
 
@@ -166,14 +169,16 @@ def _hold_what_a_client_sends() -> None:
         hold_sent(headers, authorizer.credential_secrets())
 
 
-FIELDS = ("status", "reason", "url", "method", "attempts", "elapsed", "retried", "message")
+FIELDS = ("status", "reason", "url", "method", "attempts", "elapsed", "retried", "message",
+          "saved_kind")  # fmt: skip
 CHILD = """
 import json, pickle, sys
 shown = []
 for name, data in pickle.load(sys.stdin.buffer):
     error = pickle.loads(data)
     fields = {key: getattr(error, key, None) for key in
-              ("status", "reason", "url", "method", "attempts", "elapsed", "retried", "message")}
+              ("status", "reason", "url", "method", "attempts", "elapsed", "retried", "message",
+               "saved_kind")}
     content = getattr(error, "content", None)
     fields["content"] = content.decode() if isinstance(content, bytes) else content
     fields["headers"] = dict(getattr(getattr(error, "response", None), "headers", None) or {})

@@ -46,6 +46,7 @@ from wadlclient.bulk.report import (
     BulkReport,
     ItemResult,
 )
+from wadlclient.bulk.saved import MAX_REPORT_BYTES, ReportFileError, SavedError, load_report
 from wadlclient.objects import Resource
 
 __all__ = [
@@ -53,14 +54,18 @@ __all__ = [
     "CHANGED",
     "DEFAULT_POLICY",
     "FAILED",
+    "MAX_REPORT_BYTES",
     "PLANNED",
     "RESEND_STATUSES",
     "UNCHANGED",
     "BulkPolicy",
     "BulkReport",
     "ItemResult",
+    "ReportFileError",
+    "SavedError",
     "WriteLane",
     "call",
+    "load_report",
     "update",
 ]
 

@@ -70,7 +70,8 @@ class ItemResult(NamedTuple):
         }
         if self.error is not None:
             message = redacted(str(self.error))
-            found["error"] = {"type": type(self.error).__name__, "message": message}
+            kind = getattr(self.error, "saved_kind", None) or type(self.error).__name__
+            found["error"] = {"type": kind, "message": message}
         return found
 
 
