@@ -86,6 +86,7 @@ _held: dict[str, None] = {}  # insertion-ordered
 _held_lock = threading.Lock()
 _compiled: tuple[int, re.Pattern[str] | None, re.Pattern[bytes] | None] = (-1, None, None)
 _version = 0
+_last_sent: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
 @functools.lru_cache(maxsize=512)
@@ -143,11 +144,17 @@ def hold_sent(headers: Mapping[str, str], secrets: Iterable[str] = ()) -> None:
 
     ``secrets``: what an authorizer names (`credential_secrets`).
     """
-    values = list(secrets)
-    for name, value in headers.items():
-        if name.lower() in _CREDENTIAL_HEADERS or secret_name(name):
-            values += _pieces(str(value))
-    hold(values)
+    global _last_sent
+    named = tuple(secrets)
+    sent = tuple(
+        str(value)
+        for name, value in headers.items()
+        if name.lower() in _CREDENTIAL_HEADERS or secret_name(name)
+    )
+    if (named, sent) == _last_sent:  # the same credentials as the last request: held already
+        return
+    hold([*named, *(piece for value in sent for piece in _pieces(value))])
+    _last_sent = (named, sent)
 
 
 def _patterns() -> tuple[re.Pattern[str] | None, re.Pattern[bytes] | None]:
