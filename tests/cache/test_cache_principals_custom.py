@@ -253,3 +253,31 @@ def test_the_lazr_basic_authorizer_keeps_basics_principal() -> None:
     from wadlclient.http.principals import declared_principal
 
     assert declared_principal(LazrBasic("ada", "pw")) == BasicHttpAuthorizer("ada", "pw").principal
+
+
+class SaysAnonymousButSendsAToken(HttpAuthorizer):
+    """Declares None (as the docs say anonymous callers do), yet sends a bearer token."""
+
+    principal = None
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def authorizeRequest(
+        self, absolute_uri: str, method: str, body: object, headers: MutableMapping[str, str]
+    ) -> None:
+        headers["Authorization"] = f"Bearer {self.token}"
+
+
+def test_anonymous_means_no_credential_sent_whatever_the_authorizer_declares(
+    whose: WhoseService, store: str
+) -> None:
+    read(whose, store, SaysAnonymousButSendsAToken(TOKEN["ann"]), "max-age")
+
+    given = [
+        read(whose, store, None, "max-age"),
+        read(whose, store, SaysAnonymousButSendsAToken(TOKEN["bob"]), "max-age"),
+    ]
+
+    assert given == ["anonymous", "bob"]
+    assert [seen.user for seen in whose.seen()] == ["ann", "anonymous", "bob"]

@@ -267,6 +267,9 @@ class OAuthAuthorizer(HttpAuthorizer):
             params["application"] = self.consumer.application_name
         return params
 
+    #: Its None principal is anonymous access, whatever the header says (a consumer, a nonce).
+    _anonymous_when_none = True
+
     @property
     def principal(self) -> str | None:
         """The fingerprint of consumer and token; None for an anonymous token (or none)."""

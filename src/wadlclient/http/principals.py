@@ -12,7 +12,8 @@ a subclass of it); otherwise the principal is derived from what the
 authorizer puts on this very request:
 
 - it adds or changes no header, and the caller passed no credential-named
-  header: anonymous (None);
+  header: anonymous (None); a declared None is taken at its word only from
+  a class that says so (OAuth's anonymous token), else checked this way;
 - it sends the same credentials twice running: a keyed fingerprint of the
   credential headers (`wadlclient.auth.principal.fingerprint`, stretched
   like a password), so two processes holding one token share a partition
@@ -64,6 +65,17 @@ def declared_principal(authorizer: object) -> str | None:
     if not isinstance(principal, str) or principal == UNDECLARED:
         return UNIDENTIFIED
     return principal
+
+
+def _anonymous_when_none(authorizer: object) -> bool:
+    """Whether the class declaring ``principal`` says None is truly anonymous access.
+
+    Any other None is checked against what is sent: anonymous means no
+    credential sent. (An anonymous OAuth token sends a fresh nonce and no
+    secret: judged by its headers, it would never share an answer.)
+    """
+    owner = _definer(type(authorizer), "principal")
+    return owner is not None and bool(vars(owner).get("_anonymous_when_none", False))
 
 
 def _is_credential(name: str) -> bool:
@@ -123,7 +135,9 @@ def principal_of(
     """
     if authorizer is not None:
         declared = declared_principal(authorizer)
-        if declared != UNIDENTIFIED:
+        if declared is None and _anonymous_when_none(authorizer):
+            return None
+        if declared is not None and declared != UNIDENTIFIED:
             return declared
     sent = _sent(authorizer, url, method, body, headers)
     if not sent[0]:
