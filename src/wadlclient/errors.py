@@ -19,10 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from http import HTTPStatus
-from typing import Any
 
-from wadlclient.headers import Headers
 from wadlclient.redact import redacted, redacted_bytes, shown_url
+
+#: ``typing.TYPE_CHECKING`` without importing typing: ``import wadlclient`` imports this module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from wadlclient.headers import Headers
 
 __all__ = [
     "BadRequest",
@@ -145,6 +150,8 @@ class ResponseSnapshot:
 
     @classmethod
     def of(cls, response: object) -> ResponseSnapshot:
+        from wadlclient.headers import Headers  # imports typing: only once an error is pickled
+
         headers = getattr(response, "headers", None) or {}
         pairs = headers.items() if hasattr(headers, "items") else headers
         url = getattr(response, "url", "")
