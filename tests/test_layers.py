@@ -69,6 +69,8 @@ LAYERS: dict[str, Rule] = {
     AUTH: Rule((*BOTTOM, AUTH)),
     CACHE: Rule((*BOTTOM, CACHE)),
     HTTP: Rule((*BOTTOM, CACHE, HTTP)),
+    # whose request it is: the authorizers' keyed fingerprint, nothing else of auth
+    "wadlclient.http.principals": Rule((*BOTTOM, CACHE, HTTP, "wadlclient.auth.principal")),
     # the steps below the transport: redirects, retries, authorization, one exchange
     "wadlclient.http.pipeline": Rule((*BOTTOM, CACHE, HTTP), never=("wadlclient.http.transport",)),
     # a service's schema, then the objects a caller works with

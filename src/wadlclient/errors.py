@@ -6,6 +6,13 @@ An ``HTTPError`` keeps the response and its whole body; its ``str()`` is
 one line that starts with the status line and then names the request and
 the first line of what the server said (cut short: an exception message
 ends up in logs, and a body may be long).
+
+No error shows a credential the client holds, even one the server sent
+back (`wadlclient.redact.redacted`): the body and reason an ``HTTPError``
+keeps are redacted when it is made, and every error's ``str``, ``repr``
+and pickle are too. Every error pickles into another process (a pool, a
+Celery result), whatever its ``__init__`` takes: it is rebuilt from its
+arguments and attributes, its response kept as a `ResponseSnapshot`.
 """
 
 from __future__ import annotations
@@ -13,7 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from http import HTTPStatus
 
-from wadlclient.redact import shown_url
+from wadlclient.redact import redacted, redacted_bytes, shown_url
+
+#: ``typing.TYPE_CHECKING`` without importing typing: ``import wadlclient`` imports this module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from wadlclient.headers import Headers
 
 __all__ = [
     "BadRequest",
@@ -32,6 +46,7 @@ __all__ = [
     "PreconditionFailed",
     "Redacted",
     "ResponseError",
+    "ResponseSnapshot",
     "RestfulError",
     "ServerError",
     "TransportError",
@@ -40,11 +55,115 @@ __all__ = [
     "UnexpectedResponseError",
     "WADLError",
     "error_for",
+    "reduce_error",
 ]
+
+
+def _shown(value: Any) -> Any:
+    """``value`` as a pickle or a message may hold it: no credential held, no live object."""
+    if isinstance(value, str):
+        return redacted(value)
+    if isinstance(value, bytes):
+        return redacted_bytes(value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if type(value) in (tuple, list):
+        return type(value)(_shown(item) for item in value)
+    if isinstance(value, BaseException):
+        return value if isinstance(value, RestfulError) else redacted(repr(value))
+    if hasattr(value, "status") and hasattr(value, "headers"):
+        return ResponseSnapshot.of(value)
+    if isinstance(value, dict) and hasattr(value, "status"):  # lazr's httplib2-style response
+        shown = type(value).__new__(type(value))
+        dict.update(shown, {key: _shown(item) for key, item in value.items()})
+        vars(shown).update({key: _shown(item) for key, item in vars(value).items()})
+        return shown
+    return redacted(repr(value))
+
+
+#: The compatibility layer's classes say they are lazr.restfulclient's; they live here.
+_LAZR_NAME, _LAZR_HOME = "lazr.restfulclient", "wadlclient.lazr.restfulclient"
+
+
+def _home(cls: type) -> tuple[str, str]:
+    """Where ``cls`` is defined (module, qualified name), whatever name it shows."""
+    module = cls.__module__
+    if module.startswith(_LAZR_NAME):
+        module = _LAZR_HOME + module.removeprefix(_LAZR_NAME)
+    return module, cls.__qualname__
+
+
+def _class_at(module: str, qualname: str) -> type[BaseException]:
+    import importlib
+
+    found: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    if not (isinstance(found, type) and issubclass(found, BaseException)):
+        raise TypeError(f"{module}.{qualname} is not an error class")
+    return found
+
+
+def _rebuilt(home: tuple[str, str], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    """An error of the class at ``home`` with these arguments and attributes (no ``__init__``)."""
+    cls = _class_at(*home)
+    error = cls.__new__(cls, *args)
+    BaseException.__init__(error, *args)
+    vars(error).update(state)
+    return error
+
+
+def reduce_error(error: BaseException) -> tuple[Any, ...]:
+    """``__reduce__`` for any error: rebuilt from its shown arguments and attributes."""
+    state = {
+        name: shown_url(value) if name == "url" and isinstance(value, str) else _shown(value)
+        for name, value in vars(error).items()
+    }
+    return (_rebuilt, (_home(type(error)), _shown(error.args), state))
 
 
 class RestfulError(Exception):
     """Base class of every error this library raises on purpose."""
+
+    def __str__(self) -> str:
+        return redacted(super().__str__())
+
+    def __repr__(self) -> str:
+        return redacted(super().__repr__())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_error(self)
+
+
+class ResponseSnapshot:
+    """What a pickled `HTTPError` keeps of its response: status, reason, headers, URL.
+
+    The headers' values are redacted and the URL is shown as `shown_url`
+    shows it: the pickle goes to another process, maybe another machine.
+    """
+
+    def __init__(self, status: int, reason: str, headers: Headers, url: str) -> None:
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.url = url
+
+    @classmethod
+    def of(cls, response: object) -> ResponseSnapshot:
+        from wadlclient.headers import Headers  # imports typing: only once an error is pickled
+
+        headers = getattr(response, "headers", None) or {}
+        pairs = headers.items() if hasattr(headers, "items") else headers
+        url = getattr(response, "url", "")
+        return cls(
+            int(getattr(response, "status", 0) or 0),
+            redacted(str(getattr(response, "reason", "") or "")),
+            Headers([(str(name), redacted(str(value))) for name, value in pairs]),
+            shown_url(url) if isinstance(url, str) else "",
+        )
+
+    def __repr__(self) -> str:
+        return f"ResponseSnapshot({self.status}, {self.reason!r}, url={self.url!r})"
 
 
 class Redacted(RestfulError, ValueError, AttributeError):
@@ -146,7 +265,7 @@ class HTTPError(RestfulError):
 
     def __init__(self, response: object, content: bytes = b"", *, method: str = "") -> None:
         self.response = response
-        self.content = content
+        self.content = redacted_bytes(content) if isinstance(content, bytes) else content
         self.method = method
         status = getattr(response, "status", 0)
         self.status: int = int(status) if isinstance(status, (int, str)) else 0
@@ -156,7 +275,7 @@ class HTTPError(RestfulError):
                 reason = HTTPStatus(self.status).phrase
             except ValueError:
                 reason = "Unknown Status"
-        self.reason: str = str(reason)
+        self.reason: str = redacted(str(reason))
         super().__init__(self.status, self.reason)
 
     @property
@@ -189,7 +308,7 @@ class HTTPError(RestfulError):
             text += f" ({request})"
         message = self.server_message()
         text = f"{text}: {message}" if message else text
-        return f"{text} [{self.note}]" if self.note else text
+        return redacted(f"{text} [{self.note}]" if self.note else text)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.status}, {self.reason!r})"

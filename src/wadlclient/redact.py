@@ -5,15 +5,25 @@ it, and a URL may carry a secret: a password in its user information, or a
 capability in its query (Launchpad's ``temporary_blobs.fetch(token=...)``
 is a GET). `shown_url` hides both; `secret_name` is the rule of which
 names hold secrets, which the testing kit's recorder applies too.
+
+A server may also send back what it was sent: a 401 quoting the request's
+``Authorization``, a 400 echoing a password. The client knows every
+credential it holds, so it remembers them (`hold`, `hold_sent`: the
+pipeline does, for what each authorizer names and sends) and `redacted`
+hides each of them, in its usual encodings, wherever a server's words are
+quoted: error messages, ``str``/``repr`` of errors and reports, saved
+reports, pickled errors, the CLI's error lines.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from urllib.parse import unquote_plus
+import threading
+from collections.abc import Iterable, Mapping
+from urllib.parse import quote, quote_plus, unquote, unquote_plus
 
-__all__ = ["HIDDEN", "secret_name", "shown_url"]
+__all__ = ["HIDDEN", "hold", "hold_sent", "redacted", "redacted_bytes", "secret_name", "shown_url"]
 
 #: What stands in a shown URL for a value it hides.
 HIDDEN = "<hidden>"
@@ -65,3 +75,112 @@ def shown_url(url: str) -> str:
 def _shown_pair(match: re.Match[str]) -> str:
     name = match.group(1)
     return f"{name}={HIDDEN}" if secret_name(unquote_plus(name)) else match.group(0)
+
+
+#: Secrets shorter than this are not searched for: they would hide common words.
+SHORTEST_SECRET = 4
+#: At most this many secrets are held (the oldest go first): a long run's renewed tokens.
+_HELD_LIMIT = 256
+_CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
+_held: dict[str, None] = {}  # insertion-ordered
+_held_lock = threading.Lock()
+_compiled: tuple[int, re.Pattern[str] | None, re.Pattern[bytes] | None] = (-1, None, None)
+_version = 0
+_last_sent: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+
+@functools.lru_cache(maxsize=512)
+def _forms(secret: str) -> tuple[str, ...]:
+    """The ways ``secret`` may come back: as it is, URL-encoded, JSON-escaped."""
+    import json
+
+    forms = {secret, quote(secret, safe=""), quote_plus(secret), json.dumps(secret)[1:-1]}
+    return tuple(form for form in forms if len(form) >= SHORTEST_SECRET)
+
+
+def hold(secrets: Iterable[str]) -> None:
+    """Remember ``secrets`` (credential values this process holds) so `redacted` hides them.
+
+    Held again, a secret counts as the newest: the oldest go past the limit.
+    """
+    global _version
+    forms = [
+        form
+        for secret in secrets
+        if isinstance(secret, str) and len(secret) >= SHORTEST_SECRET
+        for form in _forms(secret)
+    ]
+    if not forms:
+        return
+    with _held_lock:
+        added = False
+        for form in forms:
+            added = added or form not in _held
+            _held.pop(form, None)
+            _held[form] = None
+        while len(_held) > _HELD_LIMIT:
+            del _held[next(iter(_held))]
+        if added:
+            _version += 1
+
+
+def _pieces(value: str) -> list[str]:
+    """A credential header's value and the secret parts a server may quote alone."""
+    found = [value]
+    _, _, rest = value.strip().partition(" ")
+    rest = rest.strip()
+    if not rest:
+        return found
+    found.append(rest)
+    for name, quoted in re.findall(r'([\w.-]+)\s*=\s*"?([^",]*)"?', rest):
+        lowered = name.lower()
+        if secret_name(name) and not lowered.endswith(("consumer_key", "_realm")):
+            found += [quoted, unquote(quoted)]
+    return found
+
+
+def hold_sent(headers: Mapping[str, str], secrets: Iterable[str] = ()) -> None:
+    """Remember the credential headers of a request about to be sent, and ``secrets``.
+
+    ``secrets``: what an authorizer names (`credential_secrets`).
+    """
+    global _last_sent
+    named = tuple(secrets)
+    sent = tuple(
+        str(value)
+        for name, value in headers.items()
+        if name.lower() in _CREDENTIAL_HEADERS or secret_name(name)
+    )
+    if (named, sent) == _last_sent:  # the same credentials as the last request: held already
+        return
+    hold([*named, *(piece for value in sent for piece in _pieces(value))])
+    _last_sent = (named, sent)
+
+
+def _patterns() -> tuple[re.Pattern[str] | None, re.Pattern[bytes] | None]:
+    global _compiled
+    version, text, data = _compiled
+    if version == _version:
+        return text, data
+    with _held_lock:
+        forms = sorted(_held, key=len, reverse=True)  # the longest first: "a&b" before "b"
+        version = _version
+    if not forms:
+        text = data = None
+    else:
+        text = re.compile("|".join(re.escape(form) for form in forms))
+        data = re.compile(b"|".join(re.escape(form.encode("utf-8")) for form in forms))
+    _compiled = (version, text, data)
+    return text, data
+
+
+def redacted(text: str) -> str:
+    """``text`` with every credential value held (`hold`) replaced by `HIDDEN`."""
+    pattern = _patterns()[0]
+    return text if pattern is None else pattern.sub(HIDDEN, text)
+
+
+def redacted_bytes(data: bytes) -> bytes:
+    """``data`` (a body) with every credential value held replaced by `HIDDEN`."""
+    pattern = _patterns()[1]
+    return data if pattern is None else pattern.sub(HIDDEN.encode("ascii"), data)

@@ -6,6 +6,9 @@ import re
 
 from wadlclient import AccessToken, BasicHttpAuthorizer, OAuthAuthorizer
 from wadlclient.auth import HttpAuthorizer
+from wadlclient.auth.principal import UNDECLARED
+from wadlclient.headers import Headers
+from wadlclient.http.principals import principal_of
 
 
 def oauth(token: str, secret: str, consumer: str = "app") -> OAuthAuthorizer:
@@ -41,7 +44,9 @@ def test_a_principal_is_a_fingerprint_holding_no_key_or_secret() -> None:
 def test_anonymous_access_has_no_principal() -> None:
     assert oauth("", "").principal is None
     assert OAuthAuthorizer("app").principal is None
-    assert HttpAuthorizer().principal is None
+    # The null authorizer declares nothing; what it sends (nothing) makes it anonymous.
+    assert HttpAuthorizer().principal == UNDECLARED
+    assert principal_of(HttpAuthorizer(), "http://h/", "GET", None, Headers()) is None
 
 
 def test_new_credentials_make_a_new_principal() -> None:

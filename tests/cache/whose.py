@@ -28,6 +28,8 @@ from wadlclient.testing.server import LoopbackHTTPServer
 
 CONSUMER = "whose-test"
 TOKENS = {"ann": ("ann-token", "ann-secret"), "bob": ("bob-token", "bob-secret")}
+#: Bearer tokens (``Authorization: Bearer <token>[, anything]``) -> their user.
+BEARERS = {"ann-bearer-5f1c9e": "ann", "bob-bearer-a7d204": "bob"}
 HOUR = 3600
 _TOKEN = re.compile(r'oauth_token="([^"]*)"')
 # Each user's Last-Modified: a day apart, so they never match by chance.
@@ -63,6 +65,10 @@ CASES: dict[str, Callable[[str], dict[str, str]]] = {
     "must-revalidate": _lifetime(f"must-revalidate, max-age={HOUR}"),
     "public-stale": _lifetime("public"),
     "s-maxage-zero": _lifetime(f"s-maxage=0, max-age={HOUR}"),
+    "public-vary-authorization": lambda user: {
+        "Cache-Control": f"public, max-age={HOUR}",
+        "Vary": "Authorization",
+    },
     "vary-user-agent": lambda user: {
         "Cache-Control": f"public, max-age={HOUR}",
         "Vary": "User-Agent",
@@ -127,6 +133,12 @@ class WhoseService:
         """The user the request proves it is ("anonymous" without credentials or a token)."""
         if "authorization" not in headers:
             return "anonymous"
+        scheme, _, value = headers["authorization"].partition(" ")
+        if scheme == "Bearer":
+            user = BEARERS.get(value.partition(",")[0])
+            if user is None:
+                raise AuthenticationFailed("unknown bearer token")
+            return user
         principal = authenticate_request("oauth", method, self.base_url + path, headers, _Store())
         token = _TOKEN.search(headers["authorization"])
         if principal.access == "anonymous" or token is None:

@@ -13,11 +13,10 @@ library is read by the other.
 from __future__ import annotations
 
 import base64
-import functools
 import os
 from collections.abc import Mapping, MutableMapping
-from typing import IO, Any, TypeVar
-from urllib.parse import parse_qs, urlencode, urlsplit
+from typing import IO, TypeVar
+from urllib.parse import parse_qs, urlencode
 
 from wadlclient.auth.credentials_file import (
     credentials_text,
@@ -27,7 +26,8 @@ from wadlclient.auth.credentials_file import (
 )
 from wadlclient.auth.environment import CREDENTIALS_VARIABLE, credentials_from_environment
 from wadlclient.auth.plaintext import plaintext_authorization
-from wadlclient.auth.principal import remembered
+from wadlclient.auth.principal import UNDECLARED, remembered
+from wadlclient.auth.quiet_oauthlib import quiet_client_class
 from wadlclient.errors import CredentialsError, CredentialsFileError
 
 # oauthlib is imported when a request is first signed: most scripts never
@@ -75,42 +75,6 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
     return None
 
 
-@functools.cache
-def _quiet_client_class() -> Any:
-    """oauthlib's Client without its DEBUG lines, which print the signature.
-
-    The HMAC computation is oauthlib's own public functions, in the order
-    its ``Client.get_oauth_signature`` calls them; the OAuth parameters
-    reach the base string as they do there, through the ``Authorization``
-    header that ``parameters.prepare_headers`` makes of them. The class is
-    made on first use, so that oauthlib is imported only by code that signs.
-    """
-    from oauthlib import oauth1
-    from oauthlib.oauth1.rfc5849 import parameters as oauth_parameters
-    from oauthlib.oauth1.rfc5849 import signature as oauth_signature
-
-    class QuietClient(oauth1.Client):  # type: ignore[misc]
-        def get_oauth_signature(self, request: Any) -> str:
-            if self.signature_method == SIGNATURE_PLAINTEXT:
-                return str(
-                    oauth_signature.sign_plaintext(
-                        self.client_secret, self.resource_owner_secret
-                    )
-                )
-            headers = oauth_parameters.prepare_headers(request.oauth_params, request.headers)
-            params = oauth_signature.collect_parameters(
-                uri_query=urlsplit(request.uri).query, body=request.body, headers=headers
-            )
-            base_string = oauth_signature.signature_base_string(
-                request.http_method,
-                oauth_signature.base_string_uri(request.uri, headers.get("Host", None)),
-                oauth_signature.normalize_parameters(params),
-            )
-            return str(oauth_signature.sign_hmac_sha1_with_client(base_string, self))
-
-    return QuietClient
-
-
 class HttpAuthorizer:
     """The null authorizer, and the interface every authorizer implements."""
 
@@ -135,9 +99,21 @@ class HttpAuthorizer:
     def principal(self) -> str | None:
         """Whose answers these credentials get, for a shared cache; None: anonymous.
 
-        A fingerprint (`wadlclient.auth.principal`), never a secret.
+        A fingerprint (`wadlclient.auth.principal`), never a secret. Here
+        `UNDECLARED`: a subclass that signs and does not say gets a principal
+        derived from what it sends (`wadlclient.http.principals`), so its
+        answers are never shared with another principal or anonymous callers.
         """
-        return None
+        return UNDECLARED
+
+    def credential_secrets(self) -> tuple[str, ...]:
+        """Every secret value these credentials hold, so no error or report ever shows one.
+
+        The transport also hides whatever credential headers are sent
+        (`wadlclient.redact.hold_sent`); an authorizer names here what a
+        server could quote apart from them (a password, a token's secret).
+        """
+        return ()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -169,6 +145,11 @@ class BasicHttpAuthorizer(HttpAuthorizer):
     def principal(self) -> str | None:
         """The user's fingerprint (the password stretched: it may be a weak one)."""
         return remembered(self, "basic", (self.username,), (self.password,))
+
+    def credential_secrets(self) -> tuple[str, ...]:
+        """The password, ``user:password`` and its base64 form (the header's token)."""
+        pair = f"{self.username}:{self.password}"
+        return (self.password, pair, base64.b64encode(pair.encode()).decode("ascii"))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(username={self.username!r})"
@@ -286,6 +267,9 @@ class OAuthAuthorizer(HttpAuthorizer):
             params["application"] = self.consumer.application_name
         return params
 
+    #: Its None principal is anonymous access, whatever the header says (a consumer, a nonce).
+    _anonymous_when_none = True
+
     @property
     def principal(self) -> str | None:
         """The fingerprint of consumer and token; None for an anonymous token (or none)."""
@@ -293,6 +277,14 @@ class OAuthAuthorizer(HttpAuthorizer):
         if consumer is None or token is None or token.is_anonymous:
             return None
         return remembered(self, "oauth", (consumer.key, token.key), (consumer.secret, token.secret))
+
+    def credential_secrets(self) -> tuple[str, ...]:
+        """The consumer's secret, the token's key and secret, and the PLAINTEXT signature."""
+        consumer_secret = self.consumer.secret if self.consumer is not None else ""
+        token = self.access_token
+        if token is None:
+            return (consumer_secret,)
+        return (consumer_secret, token.key, token.secret, f"{consumer_secret}&{token.secret}")
 
     def authorizeRequest(
         self,
@@ -318,7 +310,7 @@ class OAuthAuthorizer(HttpAuthorizer):
             )
             _set_header(headers, "Authorization", value)
             return
-        client = _quiet_client_class()(
+        client = quiet_client_class()(
             self.consumer.key,
             client_secret=self.consumer.secret,
             resource_owner_key=token.key or None,

@@ -18,10 +18,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["PASSWORD_ROUNDS", "PrincipalMemo", "fingerprint", "remembered"]
+__all__ = ["PASSWORD_ROUNDS", "UNDECLARED", "PrincipalMemo", "fingerprint", "remembered"]
 
 #: PBKDF2 rounds for a password (Basic): a few milliseconds, once per authorizer.
 PASSWORD_ROUNDS = 20_000
+#: What an authorizer's ``principal`` is when it does not say: the cache then
+#: derives one from what the authorizer sends (`wadlclient.http.principals`).
+UNDECLARED = "?"
+#: Kinds whose secret may be guessable (a password; any value an authorizer
+#: of the caller's own sends), stretched with PBKDF2 first.
+_STRETCHED = frozenset({"basic", "sent"})
 _DOMAIN = b"wadlclient principal v1"
 _HEX_DIGITS = 32
 
@@ -35,16 +41,17 @@ def _framed(parts: Sequence[str]) -> bytes:
 def fingerprint(kind: str, public: Sequence[str], secret: Sequence[str]) -> str:
     """The principal of credentials of ``kind`` (``"oauth"``, ``"basic"``): 32 hex digits.
 
-    ``public`` names who they are (consumer key, token key; a user name),
-    ``secret`` proves it (consumer secret, token secret; a password, which
-    is stretched with PBKDF2 first).
+    ``public`` names who they are (consumer key, token key; a user name;
+    header names), ``secret`` proves it (consumer secret, token secret; a
+    password or the values of credential headers sent (``"sent"``), which
+    are stretched with PBKDF2 first).
     """
     import hashlib  # loads OpenSSL: only once a principal is asked for
     import hmac
 
     identity = _framed([kind, *public])
     key = _framed(secret)
-    if kind == "basic":
+    if kind in _STRETCHED:
         key = hashlib.pbkdf2_hmac("sha256", key, _DOMAIN + identity, PASSWORD_ROUNDS)
     return hmac.new(key, _DOMAIN + identity, hashlib.sha256).hexdigest()[:_HEX_DIGITS]
 

@@ -30,7 +30,8 @@ the walk hands out each entry once all the same (docs/bulk-changes.md).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Sequence
+import itertools
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from wadlclient.bulk.items import call_one, update_one
@@ -45,20 +46,26 @@ from wadlclient.bulk.report import (
     BulkReport,
     ItemResult,
 )
+from wadlclient.bulk.saved import MAX_REPORT_BYTES, ReportFileError, SavedError, load_report
+from wadlclient.objects import Resource
 
 __all__ = [
     "CALLED",
     "CHANGED",
     "DEFAULT_POLICY",
     "FAILED",
+    "MAX_REPORT_BYTES",
     "PLANNED",
     "RESEND_STATUSES",
     "UNCHANGED",
     "BulkPolicy",
     "BulkReport",
     "ItemResult",
+    "ReportFileError",
+    "SavedError",
     "WriteLane",
     "call",
+    "load_report",
     "update",
 ]
 
@@ -87,6 +94,7 @@ def update(
     its ``bulk_report`` attribute.
     """
     policy = policy.check()
+    entries = _of_this_library(entries)
 
     def work(index: int, entry: Any, lane: WriteLane) -> ItemResult:
         return update_one(index, entry, change, policy, lane, dry_run)
@@ -122,6 +130,55 @@ def call(
         return call(failed, function, policy=policy, progress=progress)
 
     return _report("bulk call", items, work, policy, progress, dry_run, redo)
+
+
+#: The top-level packages of stock lazr.restfulclient and launchpadlib objects.
+_STOCK_PACKAGES = ("lazr", "launchpadlib")
+
+
+def _stock(thing: object) -> bool:
+    """Whether ``thing`` is stock lazr.restfulclient's or launchpadlib's (not the layer's)."""
+    return not isinstance(thing, Resource) and type(thing).__module__.startswith(_STOCK_PACKAGES)
+
+
+def _refuse_stock(thing: object) -> None:
+    if _stock(thing):
+        raise TypeError(
+            f"bulk.update changes entries of wadlclient, and this {type(thing).__name__} is "
+            f"stock launchpadlib's (lazr.restfulclient): run the script on wadlclient's "
+            f"launchpadlib layer, `python -m wadlclient.lazr_compat script.py` "
+            f"(docs/lazr-compat.md), and the same objects work"
+        )
+
+
+def _of_this_library(entries: Iterable[_T]) -> Iterable[_T]:
+    """``entries`` as they were, unless they are stock launchpadlib's: one TypeError, up front.
+
+    A stock collection is refused before it sends anything; otherwise the
+    first entry is looked at (and handed on with the rest).
+    """
+    _refuse_stock(entries)
+    if isinstance(entries, Resource):
+        return entries
+    if isinstance(entries, Collection):  # a list, a set: read again, and its length kept
+        for first in entries:
+            _refuse_stock(first)
+            break
+        return entries
+    iterator = iter(entries)
+    try:
+        first = next(iterator)
+    except StopIteration:
+        return ()
+    except Exception as error:  # a walk's error: raised by the run, with its report
+        return _raising(error)
+    _refuse_stock(first)
+    return itertools.chain((first,), iterator)
+
+
+def _raising(error: Exception) -> Iterator[Any]:
+    raise error
+    yield
 
 
 def _report(

@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from wadlclient.redact import redacted
+
 __all__ = [
     "CALLED",
     "CHANGED",
@@ -67,7 +69,9 @@ class ItemResult(NamedTuple):
             "writes": self.writes,
         }
         if self.error is not None:
-            found["error"] = {"type": type(self.error).__name__, "message": str(self.error)}
+            message = redacted(str(self.error))
+            kind = getattr(self.error, "saved_kind", None) or type(self.error).__name__
+            found["error"] = {"type": kind, "message": message}
         return found
 
 
@@ -143,7 +147,7 @@ class BulkReport:
         lines += [f"  failed {r.item}: {r.error}" for r in failed[:_LISTED]]
         if len(failed) > _LISTED:
             lines.append(f"  ... and {len(failed) - _LISTED} more failures (report.failed)")
-        return "\n".join(lines)
+        return redacted("\n".join(lines))
 
     def __repr__(self) -> str:
         return f"<BulkReport {self.operation}: {self.counts()}>"
@@ -158,8 +162,12 @@ class BulkReport:
         }
 
     def to_json(self) -> str:
-        """The report as indented JSON (``ensure_ascii``: any terminal or file shows it)."""
-        return json.dumps(self.as_dict(), indent=1, default=repr)
+        """The report as indented JSON (``ensure_ascii``: any terminal or file shows it).
+
+        No credential the client holds is in it (`wadlclient.redact.redacted`),
+        even one a server sent back: the file is meant to be kept and shared.
+        """
+        return redacted(json.dumps(self.as_dict(), indent=1, default=repr))
 
     def save(self, path: str | os.PathLike[str]) -> str:
         """Write `to_json` to ``path`` whole (a file beside it, renamed over it); the path."""

@@ -44,6 +44,7 @@ from wadlclient.cli.base import (
     reach_options,
 )
 from wadlclient.errors import CredentialsError, RestfulError, TransportError, Unauthorized
+from wadlclient.redact import redacted
 
 if TYPE_CHECKING:
     import logging
@@ -104,7 +105,9 @@ def _parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
 
 
 def _fail(message: object, status: int) -> int:
-    first_line = str(message).strip().splitlines()[0] if str(message).strip() else "failed"
+    """One line on stderr; no credential the client holds, whatever the server sent back."""
+    text = redacted(str(message)).strip()
+    first_line = text.splitlines()[0] if text else "failed"
     print(f"wadlclient: {first_line}", file=sys.stderr)
     return status
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
-from wadlclient.errors import CredentialsError, NotFound
+from wadlclient.errors import CredentialsError, NotFound, reduce_error
 
 if TYPE_CHECKING:
     # Imported where used: ``wadlclient --version`` and ``--help`` parse the command
@@ -55,6 +55,9 @@ EXIT_STATUSES: dict[int, str] = {
 
 class UsageError(Exception):
     """The command line asks for something impossible: exit status 2."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_error(self)  # no credential the client holds goes with it
 
 
 class Command(NamedTuple):

@@ -7,11 +7,11 @@ answered 200/209 with JSON stores that representation; any other
 successful unsafe request invalidates the URL's cached entries.
 
 Every cache call names who asks: the authorizer's ``principal`` (a
-fingerprint of its credentials; None: anonymous), and the request's
-headers for ``Vary``; the cache keeps an authorized answer for that
-principal only, unless the answer says it may be shared
-(`wadlclient.cache.sharing`). An authorizer that cannot say whose
-credentials it holds is `UNIDENTIFIED`: its answers are shared or not kept.
+fingerprint of its credentials; None: anonymous), or one derived from
+the credentials it sends when it does not declare one
+(`wadlclient.http.principals`), and the request's headers for ``Vary``;
+the cache keeps an authorized answer for that principal only, unless the
+answer says it may be shared (`wadlclient.cache.sharing`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import enum
 from collections.abc import Callable
 from typing import Protocol
 
-from wadlclient.cache.sharing import UNIDENTIFIED
 from wadlclient.headers import Headers
+from wadlclient.http import principals
 from wadlclient.http.models import Request, Response
 from wadlclient.http.retry import SAFE_METHODS
 
@@ -110,16 +110,14 @@ class Cache(Protocol):
     def settle(self, url: str, media_type: str) -> None: ...
 
 
-def principal_of(authorizer: object, headers: Headers) -> str | None:
-    """Whose request this is: the authorizer's ``principal``; None: anonymous.
+def principal_of(authorizer: object, request: Request) -> str | None:
+    """Whose ``request`` this is: the principal ``authorizer`` declares, else what it sends.
 
-    An authorizer without one, or a request carrying an ``Authorization``
-    of the caller's own, is `UNIDENTIFIED`.
+    None: anonymous, no credential sent (`wadlclient.http.principals`).
     """
-    if authorizer is None:
-        return UNIDENTIFIED if "authorization" in headers else None
-    principal = getattr(authorizer, "principal", UNIDENTIFIED)
-    return principal if principal is None or isinstance(principal, str) else UNIDENTIFIED
+    return principals.principal_of(
+        authorizer, request.url, request.method, request.body, request.headers
+    )
 
 
 def lookup(

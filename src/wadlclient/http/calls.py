@@ -55,7 +55,7 @@ def prepare(
         sent[name] = value
         caller_conditional = caller_conditional or name.lower() in _CONDITIONAL_HEADERS
     request = Request(method, url, sent, body)
-    principal = None if cache is None else cache_policy.principal_of(authorizer, sent)
+    principal = None if cache is None else cache_policy.principal_of(authorizer, request)
     cached = None if caller_conditional else cache_policy.lookup(cache, request, accept, principal)
     if cached is not None and cache is not None:
         if cached.is_fresh(cache.clock()):

@@ -26,7 +26,7 @@ from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.tries import Tries
 from wadlclient.http.urls import Origin, parse_url
 from wadlclient.http.wire import BodyTooLarge
-from wadlclient.redact import shown_url
+from wadlclient.redact import hold_sent, shown_url
 
 __all__ = ["Pipeline"]
 
@@ -229,10 +229,14 @@ class Pipeline:
             headers.pop("authorization", None)
             self._authorizer.authorizeRequest(request.url, request.method, request.body, headers)
             request = Request(request.method, request.url, headers, request.body)
+            named = getattr(self._authorizer, "credential_secrets", None)
+            hold_sent(headers, named() if callable(named) else ())
         elif not authorize and "authorization" in request.headers:
             headers = request.headers.copy()
             del headers["authorization"]
             request = Request(request.method, request.url, headers, request.body)
+        else:
+            hold_sent(request.headers)
         return request
 
     def _send_single_request(self, request: Request, end: float | None) -> Response:

@@ -34,13 +34,14 @@ import http.client
 import ssl
 import threading
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from wadlclient.errors import (
     ConnectError,
     ConnectionDropped,
     TransportError,
     TransportTimeout,
+    reduce_error,
 )
 from wadlclient.headers import Headers
 from wadlclient.http.answer import Answer, close_answer, read_body, read_error, read_some
@@ -83,6 +84,9 @@ class _Stale(Exception):
     def __init__(self, error: TransportError) -> None:
         super().__init__(str(error))
         self.error = error
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_error(self)  # its __init__ takes what its args do not hold
 
 
 class _Sent(NamedTuple):

@@ -11,9 +11,15 @@ import socket
 import ssl
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from wadlclient.errors import ConnectError, ConnectionDropped, TransportError, TransportTimeout
+from wadlclient.errors import (
+    ConnectError,
+    ConnectionDropped,
+    TransportError,
+    TransportTimeout,
+    reduce_error,
+)
 from wadlclient.headers import parse_http_date
 from wadlclient.http.models import Response
 
@@ -86,6 +92,9 @@ class RetryExhausted(Exception):
     def __init__(self, response: Response) -> None:
         super().__init__(response.status)
         self.response = response
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_error(self)  # its __init__ takes what its args do not hold
 
 
 class Retry(NamedTuple):

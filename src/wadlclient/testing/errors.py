@@ -7,6 +7,10 @@ itself for whatever the WADL does not allow, with lazr.restful's message.
 
 from __future__ import annotations
 
+from typing import Any
+
+from wadlclient.errors import reduce_error
+
 __all__ = ["HTTPException"]
 
 
@@ -19,6 +23,9 @@ class HTTPException(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_error(self)  # its __init__ takes what its args do not hold
 
     def __repr__(self) -> str:
         return f"HTTPException({self.status}, {self.message!r})"

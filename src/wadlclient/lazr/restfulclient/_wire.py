@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from wadlclient import errors as _engine
-from wadlclient.cache.sharing import UNIDENTIFIED
 from wadlclient.headers import Headers
 from wadlclient.http import (
     HTTPResponse,
@@ -27,6 +26,7 @@ from wadlclient.http import (
     Timeout,
     Transport,
 )
+from wadlclient.http.principals import declared_principal
 from wadlclient.lazr.restfulclient._browser import (
     PoolConnection,
     Renewals,
@@ -79,8 +79,12 @@ class UserAgentOnly:
         """The credentials' principal, for the cache (see `wadlclient.cache.sharing`)."""
         if self._credentials is None:
             return None
-        principal = getattr(self._credentials, "principal", UNIDENTIFIED)
-        return principal if principal is None or isinstance(principal, str) else UNIDENTIFIED
+        return declared_principal(self._credentials)
+
+    def credential_secrets(self) -> tuple[str, ...]:
+        """The credentials' secrets: the transport hides them wherever a server quotes them."""
+        named = getattr(self._credentials, "credential_secrets", None)
+        return tuple(named()) if callable(named) else ()
 
     def authorizeRequest(self, absolute_uri: str, method: str, body: Any, headers: Any) -> None:
         """Nothing: the ``httpFactory`` object signs each request it sends."""

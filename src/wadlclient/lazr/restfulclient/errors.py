@@ -14,6 +14,7 @@ from typing import Any
 
 from wadlclient import errors as _engine
 from wadlclient.lazr import named_as_lazr
+from wadlclient.redact import redacted, redacted_bytes
 
 __all__ = [
     "BadRequest",
@@ -73,7 +74,7 @@ class ResponseError(RestfulError):
     def __init__(self, response: Any, content: Any) -> None:
         RestfulError.__init__(self)
         self.response = response
-        self.content = content
+        self.content: Any = redacted_bytes(content) if isinstance(content, bytes) else content
 
 
 @named_as_lazr
@@ -84,7 +85,7 @@ class UnexpectedResponseError(ResponseError, _engine.UnexpectedResponseError):
         _engine.UnexpectedResponseError.__init__(self, response, content)
 
     def __str__(self) -> str:
-        return f"{self.response.status}: {self.response.reason}"
+        return redacted(f"{self.response.status}: {self.response.reason}")
 
 
 @named_as_lazr
@@ -96,7 +97,7 @@ class HTTPError(ResponseError, _engine.HTTPError):
 
     def __str__(self) -> str:
         headers = "\n".join("{}: {}".format(*pair) for pair in sorted(self.response.items()))
-        return (
+        return redacted(
             f"HTTP Error {self.response.status}: {self.response.reason}\n"
             f"Response headers:\n---\n{headers}\n---\n"
             f"Response body:\n---\n{self.content}\n---\n"

@@ -31,6 +31,8 @@ class BasicHttpAuthorizer(_engine.BasicHttpAuthorizer, HttpAuthorizer):
     """HTTP Basic, setting the ``authorization`` key as lazr does."""
 
     __repr__ = object.__repr__
+    # The header's spelling changes, not the credentials: Basic's principal holds.
+    principal = _engine.BasicHttpAuthorizer.principal
 
     def authorizeRequest(
         self,
