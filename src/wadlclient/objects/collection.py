@@ -190,6 +190,21 @@ class Collection(Resource, Generic[EntryT]):
         source = CollectionPages(session.transport, url)
         object.__setattr__(self, "_pages", PageWalker(source, first, session.writes))
 
+    def _pickled_state(self) -> dict[str, Any]:
+        return {"entry_type": self._entry_type}
+
+    @classmethod
+    def _revived(
+        cls, session: Any, url: str, info: Any, data: dict[str, Any] | None, state: dict[str, Any]
+    ) -> Collection[Any]:
+        """Without its pages: an unpickled collection asks for them again when walked."""
+        collection = cls.__new__(cls)
+        Resource.__init__(collection, session, url, info, None)
+        object.__setattr__(collection, "_entry_type", state.get("entry_type"))
+        source = CollectionPages(session.transport, url)
+        object.__setattr__(collection, "_pages", PageWalker(source, None, session.writes))
+        return collection
+
     # A collection's own fields are paging details; only its operations are attributes.
 
     def _info(self) -> TypeInfo:
