@@ -35,6 +35,7 @@ __all__ = [
     "PendingInfo",
     "RootRecipe",
     "cache_recipe",
+    "close_revived_roots",
     "importable_class",
     "lazy_session",
     "revive_resource",
@@ -256,6 +257,19 @@ def lazy_session(recipe: RootRecipe) -> LazySession:
         with _lock:
             session = _sessions.setdefault(recipe, LazySession(recipe))
     return session
+
+
+def close_revived_roots() -> None:
+    """Close the roots this process made for unpickled objects, and forget them.
+
+    Objects unpickled before make their root again at their next request
+    (with the credentials supplied then); a worker may call this at its end.
+    """
+    with _lock:
+        sessions = list(_sessions.values())
+        _sessions.clear()
+    for session in sessions:
+        session.close()
 
 
 def _forget_in_child() -> None:
