@@ -9,6 +9,9 @@ that makes a root of its own at the first request, with the credentials
 this process supplies (`supply_credentials`) or finds in its environment
 (``$WADLCLIENT_CREDENTIALS``, and ``$WADLCLIENT_CACHE`` for the cache);
 a root that needs credentials and finds none raises `CredentialsNeeded`.
+Where this process made a root of the same recipe itself (the parent that
+gets its workers' results back), unpickled objects use that root while it
+is open.
 
 A process forked after roots were revived starts with none (the parent's
 connections are not the child's: requests #4323).
@@ -20,6 +23,7 @@ import inspect
 import os
 import threading
 import urllib.parse
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -209,15 +213,21 @@ class LazySession:
                 real = self._real
                 if real is None:
                     recipe = self.recipe
-                    root = recipe.root_class.from_recipe(recipe, _credentials_for(recipe))
-                    self._root = root
-                    real = self._real = root._session._replace(writes=self.writes)
+                    live = _live_root(recipe)
+                    if live is not None:
+                        # This process made that root itself, with its own credentials.
+                        real = live._session
+                    else:
+                        root = recipe.root_class.from_recipe(recipe, _credentials_for(recipe))
+                        self._root = root
+                        real = root._session
+                    real = self._real = real._replace(writes=self.writes)
         return real
 
     def root(self) -> Any:
-        """The service root made for this recipe."""
+        """The service root made for this recipe (or the live one of this process it uses)."""
         self.connect()
-        return self._root
+        return self._root if self._root is not None else _live_root(self.recipe)
 
     def close(self) -> None:
         """Close the root made, if any; the next request makes another."""
@@ -248,6 +258,20 @@ class LazySession:
 
 
 _sessions: dict[RootRecipe, LazySession] = {}
+#: The roots this process made, by recipe: unpickled objects of theirs use them.
+_live: weakref.WeakValueDictionary[RootRecipe, Any] = weakref.WeakValueDictionary()
+
+
+def register_live_root(recipe: RootRecipe, root: object) -> None:
+    """``root`` (made in this process) serves unpickled objects of ``recipe`` while open."""
+    _live[recipe] = root
+
+
+def _live_root(recipe: RootRecipe) -> Any:
+    root = _live.get(recipe)
+    if root is None or root._session.transport.closed:
+        return None
+    return root
 
 
 def lazy_session(recipe: RootRecipe) -> LazySession:
@@ -277,6 +301,7 @@ def _forget_in_child() -> None:
     global _lock
     _lock = threading.Lock()
     _sessions.clear()
+    _live.clear()
 
 
 os.register_at_fork(after_in_child=_forget_in_child)
