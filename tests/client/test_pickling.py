@@ -269,3 +269,16 @@ def test_a_forked_child_does_not_share_its_parents_connections(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.split() == ["True", "0"]
+
+
+def test_an_unpickled_entry_outlives_the_root_of_this_process_it_used(
+    cookbook_service: RunningService,
+) -> None:
+    with ServiceRoot(None, cookbook_service.base_url) as root:
+        recipe = pickle.loads(pickle.dumps(root.recipes[0]))
+        recipes = pickle.loads(pickle.dumps(root.recipes))
+        name = recipe.dish.name  # through this process's open root
+        count = len(list(recipes))
+    # That root is closed now: the next request makes a root of their own.
+    recipe.lp_refresh()
+    assert recipe.dish.name == name and len(list(recipes)) == count

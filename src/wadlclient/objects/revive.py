@@ -208,9 +208,12 @@ class LazySession:
     def connect(self) -> Any:
         """The real session (the root made now if not yet, with this process's credentials)."""
         real = self._real
-        if real is None:
+        if real is None or real.transport.closed:
             with self._lock:
                 real = self._real
+                if real is not None and real.transport.closed:
+                    # The live root it used was closed since: make one of its own.
+                    real = self._real = None
                 if real is None:
                     recipe = self.recipe
                     live = _live_root(recipe)
