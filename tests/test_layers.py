@@ -75,6 +75,9 @@ LAYERS: dict[str, Rule] = {
     "wadlclient.objects": Rule((*BOTTOM, *OBJECTS)),
     # bulk changes: entries and operations of the objects, through a write lane
     "wadlclient.bulk": Rule((*BOTTOM, HTTP, "wadlclient.objects", "wadlclient.bulk")),
+    # the fleet: shards run by many workers, one request budget in Redis (above the objects)
+    "wadlclient.fleet": Rule((*BOTTOM, *OBJECTS, "wadlclient.fleet")),
+    "wadlclient.celery": Rule((*BOTTOM, HTTP, "wadlclient.fleet")),
     # typed access: reads a service's schema, writes a package (wadlclient.stubgen)
     "wadlclient.stubgen": Rule((*BOTTOM, WADL, SCHEMA, "wadlclient.objects", "wadlclient.stubgen")),
     # top: may import anything of wadlclient
