@@ -31,7 +31,7 @@ from wadlclient.fleet.settings import FleetSettings, connect, settings_from_env
 from wadlclient.fleet.work import ShardJob, ShardReport, run_shard
 from wadlclient.http.budget import use_budget
 
-__all__ = ["app", "reports", "run_shard_task", "submit"]
+__all__ = ["app", "configure", "reports", "run_shard_task", "submit"]
 
 settings: FleetSettings = settings_from_env()
 
@@ -60,6 +60,17 @@ app.conf.update(
 )
 
 _checkpoints: Checkpoints | None = None
+
+
+def configure(fleet: FleetSettings) -> None:
+    """Use ``fleet`` rather than the environment's settings (call before submitting anything)."""
+    global settings, _checkpoints
+    settings, _checkpoints = fleet, None
+    app.conf.update(
+        broker_url=fleet.broker_url,
+        result_backend=fleet.backend_url,
+        broker_transport_options=_transport_options(fleet),
+    )
 
 
 def _start_worker(**_: object) -> None:
