@@ -66,9 +66,12 @@ class Worker:
 
 def worker_env(redis_url: str, **settings: str) -> dict[str, str]:
     """The environment of a worker of the fleet on ``redis_url`` (``WADLCLIENT_FLEET_<NAME>``)."""
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "WADLCLIENT_FLEET_"))}
     env["WADLCLIENT_FLEET_REDIS"] = redis_url
     for name, value in settings.items():
         env[f"WADLCLIENT_FLEET_{name.upper()}"] = value
+    if os.geteuid() == 0:
+        # Celery refuses to unpickle as root unless told; a test machine may run all as root.
+        env["C_FORCE_ROOT"] = "1"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
     return env

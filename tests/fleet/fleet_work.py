@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import redis
@@ -36,3 +37,34 @@ def worked(client: redis.Redis) -> list[tuple[int, str]]:
     """(process, entry address) for every entry worked so far, in order."""
     rows = [row.decode().split(" ", 1) for row in client.lrange(WORKED, 0, -1)]
     return [(int(pid), link) for pid, link in rows]
+
+
+class RecipeShard:
+    """A stand-in shard: recipes by id, one request each; its token is the position reached.
+
+    Stands for ``Collection.shards(n)``'s shards (the walks of issue 41,
+    built apart) while those are not merged: the same contract (picklable,
+    ``walk(resume=None)``, a token after every entry), nothing more.
+    """
+
+    def __init__(self, base_url: str, ids: tuple[int, ...]) -> None:
+        self.base_url = base_url
+        self.ids = ids
+
+    def walk(self, resume: str | None = None) -> RecipeWalk:
+        return RecipeWalk(self, int(resume or 0))
+
+
+class RecipeWalk:
+    def __init__(self, shard: RecipeShard, start: int) -> None:
+        self._shard = shard
+        self.token: str | None = str(start)
+
+    def __iter__(self) -> Iterator[Any]:
+        from wadlclient import ServiceRoot
+
+        root = ServiceRoot(None, self._shard.base_url)
+        for position in range(int(self.token or 0), len(self._shard.ids)):
+            entry = root.recipes[str(self._shard.ids[position])]
+            self.token = str(position + 1)
+            yield entry
