@@ -4,8 +4,8 @@ A task killed with SIGKILL leaves its shard's last token here; the task,
 delivered again, resumes from it. Brokers deliver a task again while its
 first worker still runs it too (Redis's visibility timeout passed), so a
 shard is run by one worker at a time: the runner holds an owner lease,
-renewed with every checkpoint, and a checkpoint by a runner that lost its
-lease is refused (`ShardTaken`). A lease of a killed worker runs out after
+renewed before each entry is worked and with every checkpoint; a runner
+that lost its lease stops before working another entry (`ShardTaken`). A lease of a killed worker runs out after
 ``lease`` seconds, and the shard is free again.
 
 Keys: ``wadlclient:fleet:<job>:<shard>`` (a hash: token, done, entries)
@@ -36,6 +36,12 @@ else
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
 end
 return 1
+"""
+_HOLD = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
 """
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -81,6 +87,7 @@ class Checkpoints:
         self._prefix = prefix
         self._save = client.register_script(_SAVE)
         self._release = client.register_script(_RELEASE)
+        self._hold = client.register_script(_HOLD)
 
     def key(self, job: str, shard: int) -> str:
         return f"{self._prefix}:{job}:{shard}"
@@ -93,6 +100,15 @@ class Checkpoints:
         state = self._read(key)
         token = state.get("token") or None
         return Claim(key, owner, token, int(state.get("entries", "0")), state.get("done") == "1")
+
+    def hold(self, claim: Claim) -> None:
+        """Renew the lease before working an entry; `ShardTaken` if it ran out meanwhile.
+
+        Reading the next entry (a page, a new root) can outlast a lease: the
+        entry is worked only while the shard is still this worker's.
+        """
+        if not self._hold(keys=[claim.key + ":owner"], args=[claim.owner, self._lease_ms]):
+            raise ShardTaken(f"{claim.key}: the lease ran out and another worker took the shard")
 
     def save(self, claim: Claim, token: str | None, *, done: bool = False) -> None:
         """Record ``token`` (the position after the last entry worked) and renew the lease."""

@@ -108,6 +108,7 @@ def run_shard(job: ShardJob, checkpoints: Checkpoints | None = None) -> ShardRep
     try:
         walk = job.shard.walk(resume=claim.token)
         for entry in walk:
+            checkpoints.hold(claim)
             work(entry)
             worked += 1
             claim.entries += 1
