@@ -66,7 +66,8 @@ class Worker:
 
 def worker_env(redis_url: str, **settings: str) -> dict[str, str]:
     """The environment of a worker of the fleet on ``redis_url`` (``WADLCLIENT_FLEET_<NAME>``)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "WADLCLIENT_FLEET_"))}
+    ours = ("CELERY_", "WADLCLIENT_FLEET_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(ours)}
     env["WADLCLIENT_FLEET_REDIS"] = redis_url
     for name, value in settings.items():
         env[f"WADLCLIENT_FLEET_{name.upper()}"] = value

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import redis
@@ -27,6 +26,12 @@ def record(entry: Any) -> None:
     _redis().rpush(WORKED, f"{os.getpid()} {entry.self_link}")
 
 
+def refresh(entry: Any) -> None:
+    """Read ``entry`` again from the service (one request each), then note it."""
+    entry.lp_refresh()
+    record(entry)
+
+
 def record_after_a_wait(entry: Any) -> None:
     """As a call to another service does: wait 5 ms, then note the entry."""
     time.sleep(0.005)
@@ -39,32 +44,23 @@ def worked(client: redis.Redis) -> list[tuple[int, str]]:
     return [(int(pid), link) for pid, link in rows]
 
 
-class RecipeShard:
-    """A stand-in shard: recipes by id, one request each; its token is the position reached.
-
-    Stands for ``Collection.shards(n)``'s shards (the walks of issue 41,
-    built apart) while those are not merged: the same contract (picklable,
-    ``walk(resume=None)``, a token after every entry), nothing more.
-    """
-
-    def __init__(self, base_url: str, ids: tuple[int, ...]) -> None:
-        self.base_url = base_url
-        self.ids = ids
-
-    def walk(self, resume: str | None = None) -> RecipeWalk:
-        return RecipeWalk(self, int(resume or 0))
+class Crash(Exception):
+    """The work's own failure, raised by `record_until_the_fifth`."""
 
 
-class RecipeWalk:
-    def __init__(self, shard: RecipeShard, start: int) -> None:
-        self._shard = shard
-        self.token: str | None = str(start)
+def record_until_the_fifth(entry: Any) -> None:
+    """Note entries, and fail on the fifth this process sees (a crash midway through a shard)."""
+    global _seen
+    _seen += 1
+    if _seen == 5:
+        raise Crash(entry.self_link)
+    record(entry)
 
-    def __iter__(self) -> Iterator[Any]:
-        from wadlclient import ServiceRoot
 
-        root = ServiceRoot(None, self._shard.base_url)
-        for position in range(int(self.token or 0), len(self._shard.ids)):
-            entry = root.recipes[str(self._shard.ids[position])]
-            self.token = str(position + 1)
-            yield entry
+_seen = 0
+REMEMBERED: list[object] = []
+
+
+def remember(item: object) -> None:
+    """Keep ``item`` in this process (for tests that run shards in their own process)."""
+    REMEMBERED.append(item)

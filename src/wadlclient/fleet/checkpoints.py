@@ -5,8 +5,9 @@ delivered again, resumes from it. Brokers deliver a task again while its
 first worker still runs it too (Redis's visibility timeout passed), so a
 shard is run by one worker at a time: the runner holds an owner lease,
 renewed before each entry is worked and with every checkpoint; a runner
-that lost its lease stops before working another entry (`ShardTaken`). A lease of a killed worker runs out after
-``lease`` seconds, and the shard is free again.
+that lost its lease stops before working another entry (`ShardTaken`).
+A lease of a killed worker runs out after ``lease`` seconds, and the
+shard is free again.
 
 Keys: ``wadlclient:fleet:<job>:<shard>`` (a hash: token, done, entries)
 and ``...:owner``; both expire ``keep`` seconds after the last write.
