@@ -89,7 +89,7 @@ def _run_shard(self: Task, job: ShardJob) -> dict[str, Any]:
     if _checkpoints is None:
         _start_worker()
     try:
-        report = run_shard(job, _checkpoints)
+        report = run_shard(job, _checkpoints, every=settings.checkpoint_every)
     except (ShardBusy, ShardTaken) as error:
         raise self.retry(exc=error, countdown=max(1.0, settings.lease / 4)) from error
     return dataclasses.asdict(report)

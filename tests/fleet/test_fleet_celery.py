@@ -30,8 +30,8 @@ from fleet_work import WORKED, worked
 celery_app = pytest.importorskip("wadlclient.celery", reason="the fleet extra (Celery) is missing")
 
 RATE, IN_FLIGHT = 20, 3
-#: Short, so that a killed worker's shard comes back within the test.
-REDELIVERY = {"visibility_timeout": "2", "lease": "2"}
+#: Short, so that a killed worker's shard comes back within the test; a checkpoint per entry.
+REDELIVERY = {"visibility_timeout": "2", "lease": "2", "checkpoint_every": "0"}
 
 
 @dataclass

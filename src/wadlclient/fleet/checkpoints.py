@@ -4,8 +4,9 @@ A task killed with SIGKILL leaves its shard's last token here; the task,
 delivered again, resumes from it. Brokers deliver a task again while its
 first worker still runs it too (Redis's visibility timeout passed), so a
 shard is run by one worker at a time: the runner holds an owner lease,
-renewed before each entry is worked and with every checkpoint; a runner
-that lost its lease stops before working another entry (`ShardTaken`).
+renewed with each checkpoint and, once a third of it has passed, before
+an entry is worked: a runner that lost its lease stops before working
+another entry (`ShardTaken`).
 A lease of a killed worker runs out after ``lease`` seconds, and the
 shard is free again.
 
@@ -83,6 +84,7 @@ class Checkpoints:
         prefix: str = "wadlclient:fleet",
     ) -> None:
         self._client = client
+        self.lease = lease
         self._lease_ms = max(1, round(lease * 1000))
         self._keep = max(1, round(keep))
         self._prefix = prefix

@@ -10,7 +10,9 @@ shards' checkpoints and the request budget. ``WADLCLIENT_FLEET_RATE``
 waits before Redis hands it to another. ``WADLCLIENT_FLEET_LEASE`` (seconds,
 default 60): how long a shard stays held by a worker that stopped
 checkpointing (killed) before another may resume it; longer than the work
-on one entry takes.
+on one entry takes. ``WADLCLIENT_FLEET_CHECKPOINT_EVERY`` (seconds, default
+1; 0: after every entry): how often a shard checkpoints, so how much a
+killed worker's successor works again.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wadlclient.fleet.budget import RedisBudget
+from wadlclient.fleet.work import DEFAULT_EVERY
 from wadlclient.redact import shown_url
 
 if TYPE_CHECKING:
@@ -33,6 +36,7 @@ RATE_VARIABLE = "WADLCLIENT_FLEET_RATE"
 IN_FLIGHT_VARIABLE = "WADLCLIENT_FLEET_IN_FLIGHT"
 VISIBILITY_VARIABLE = "WADLCLIENT_FLEET_VISIBILITY_TIMEOUT"
 LEASE_VARIABLE = "WADLCLIENT_FLEET_LEASE"
+EVERY_VARIABLE = "WADLCLIENT_FLEET_CHECKPOINT_EVERY"
 DEFAULT_LEASE = 60.0
 #: Kombu's own default: an hour.
 DEFAULT_VISIBILITY_TIMEOUT = 3600.0
@@ -49,6 +53,7 @@ class FleetSettings:
     in_flight: int | None = None
     visibility_timeout: float = DEFAULT_VISIBILITY_TIMEOUT
     lease: float = DEFAULT_LEASE
+    checkpoint_every: float = DEFAULT_EVERY
 
     def budget(self) -> RedisBudget | None:
         """The request budget these settings ask for (None when they set neither limit)."""
@@ -79,6 +84,13 @@ def settings_from_env() -> FleetSettings:
     in_flight = _number(IN_FLIGHT_VARIABLE, whole=True)
     visibility = _number(VISIBILITY_VARIABLE, whole=False)
     lease = _number(LEASE_VARIABLE, whole=False)
+    every = os.environ.get(EVERY_VARIABLE, "").strip()
+    try:
+        checkpoint_every = float(every) if every else DEFAULT_EVERY
+    except ValueError:
+        checkpoint_every = -1.0
+    if not checkpoint_every >= 0:
+        raise ValueError(f"{EVERY_VARIABLE} must be a number of seconds, 0 or more, not {every!r}")
     return FleetSettings(
         redis_url=redis_url,
         broker_url=os.environ.get("CELERY_BROKER_URL", "").strip() or redis_url,
@@ -87,6 +99,7 @@ def settings_from_env() -> FleetSettings:
         in_flight=None if in_flight is None else int(in_flight),
         visibility_timeout=DEFAULT_VISIBILITY_TIMEOUT if visibility is None else visibility,
         lease=DEFAULT_LEASE if lease is None else lease,
+        checkpoint_every=checkpoint_every,
     )
 
 

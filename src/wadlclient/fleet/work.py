@@ -7,19 +7,27 @@ worker imports the user's code itself), and the checkpoints make a task
 run again after a crash resume from the entry after the last one worked.
 
 An entry is worked at least once: a worker killed between an entry's work
-and its checkpoint works that one entry again when the shard resumes.
+and the next checkpoint (at most a second later, by default) works it
+again when the shard resumes; the work should not mind (an upsert, not an
+append).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from wadlclient.fleet.checkpoints import Checkpoints
+from wadlclient.fleet.checkpoints import Checkpoints, ShardTaken
 
 __all__ = ["FleetError", "ShardJob", "ShardReport", "Walkable", "resolve_work", "run_shard"]
+
+
+#: Seconds between two checkpoints of a shard, at most.
+DEFAULT_EVERY = 1.0
 
 
 class FleetError(ValueError):
@@ -87,9 +95,15 @@ def resolve_work(path: str) -> Callable[[Any], object]:
     return found  # type: ignore[no-any-return]
 
 
-def run_shard(job: ShardJob, checkpoints: Checkpoints | None = None) -> ShardReport:
-    """Work each entry of ``job``'s shard not worked yet, with a checkpoint after each.
+def run_shard(
+    job: ShardJob, checkpoints: Checkpoints | None = None, *, every: float = DEFAULT_EVERY
+) -> ShardReport:
+    """Work each entry of ``job``'s shard not worked yet, checkpointing as it goes.
 
+    A checkpoint is written at most every ``every`` seconds (0: after each
+    entry), when the work raises, and at the end: a worker killed outright
+    works again at most the entries of its last ``every`` seconds; a round
+    trip to Redis per entry would cost more than a short work does.
     Raises `ShardBusy` when another worker runs the shard now, and
     `ShardTaken` when this one lost it midway (both: try again later).
     """
@@ -104,17 +118,27 @@ def run_shard(job: ShardJob, checkpoints: Checkpoints | None = None) -> ShardRep
     if claim.done:
         checkpoints.release(claim)
         return ShardReport(job.job, job.index, 0, claim.entries, resumed=True, already_done=True)
-    resumed, worked = claim.token is not None, 0
+    resumed, worked, token = claim.token is not None, 0, claim.token
+    # The lease is renewed when a third of it has passed: before an entry is worked, it has
+    # two thirds left at least, so a worker whose lease ran out never works one.
+    renewed = saved = time.monotonic()
     try:
-        walk = job.shard.walk(resume=claim.token)
+        walk = job.shard.walk(resume=token)
         for entry in walk:
-            checkpoints.hold(claim)
+            if time.monotonic() - renewed > checkpoints.lease / 3:
+                renewed = time.monotonic()
+                checkpoints.hold(claim)
             work(entry)
-            worked += 1
-            claim.entries += 1
-            checkpoints.save(claim, walk.token)
-        checkpoints.save(claim, claim.token, done=True)
+            token, worked, claim.entries = walk.token, worked + 1, claim.entries + 1
+            if time.monotonic() - saved >= every:
+                saved = renewed = time.monotonic()
+                checkpoints.save(claim, token)
+        checkpoints.save(claim, token, done=True)
+    except ShardTaken:
+        raise
     except BaseException:
+        with contextlib.suppress(Exception):
+            checkpoints.save(claim, token)  # what was worked before the error
         checkpoints.release(claim)
         raise
     return ShardReport(job.job, job.index, worked, claim.entries, resumed)
