@@ -39,7 +39,7 @@ from benchmarks.sections import run_child, section_main
 from benchmarks.services import cookbook_service
 
 LATENCY = 150
-ENTRIES = 2000
+ENTRIES = 4000
 SAMPLES = 3
 WORKERS = 4
 ROWS = ("one process", "4 processes", "4 Celery workers")
