@@ -10,7 +10,7 @@ from its start and each process keeps its own limits.
 from __future__ import annotations
 
 import multiprocessing.context
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from wadlclient.fleet.budget import RedisBudget
@@ -25,10 +25,18 @@ _checkpoints: Checkpoints | None = None
 
 
 def start_worker(
-    redis_url: str | None, rate: float | None = None, in_flight: int | None = None
+    redis_url: str | None,
+    rate: float | None = None,
+    in_flight: int | None = None,
+    then: Callable[[], object] | None = None,
 ) -> None:
-    """Set up one worker process: its checkpoints and the shared budget (a pool's initializer)."""
+    """Set up one worker process: its checkpoints and the shared budget (a pool's initializer).
+
+    ``then``: the caller's own set-up, after (`wadlclient.supply_credentials`, say).
+    """
     global _checkpoints
+    if then is not None:
+        then()
     if redis_url is None:
         if rate is not None or in_flight is not None:
             raise ValueError("a budget shared by processes needs a Redis: give redis_url")
@@ -52,8 +60,12 @@ def run_in_processes(
     rate: float | None = None,
     in_flight: int | None = None,
     mp_context: multiprocessing.context.BaseContext | None = None,
+    initializer: Callable[[], object] | None = None,
 ) -> list[ShardReport]:
     """Run ``jobs`` in ``processes`` worker processes; their reports, in order.
+
+    ``initializer``: called in each worker process first (credentials for
+    the revived roots: ``wadlclient.supply_credentials``), a picklable function.
 
     The first error of a shard is raised once every shard has run or failed.
     """
@@ -63,6 +75,6 @@ def run_in_processes(
         processes,
         mp_context=mp_context,
         initializer=start_worker,
-        initargs=(redis_url, rate, in_flight),
+        initargs=(redis_url, rate, in_flight, initializer),
     ) as pool:
         return list(pool.map(_run, jobs))
