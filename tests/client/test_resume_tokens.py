@@ -1,4 +1,4 @@
-"""A walk has a resume token after every entry; a walk resumed from it goes on with the next (issue 41).
+"""A walk has a resume token after every entry; resumed from it, a walk goes on (issue 41).
 
 Tokens are short, versioned and URL-safe, carry no secret, and are read
 back by any process with a root of the same service; anything else is one

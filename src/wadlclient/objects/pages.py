@@ -176,10 +176,8 @@ class PageWalker:
         source = TaggedSource(self._source, self._log)
         page = self._first
         owned = page is None
-        handed: list[Any] = []
         if start is not None and (start.pos or start.anchors):
-            page, handed = find_place(source, start, plan)
-            owned = True
+            page, owned = find_place(source, start, plan), True
         elif page is None:
             page = source.fetch_later(None, None, plan.page_size)()
             if not page.start and page.total is not None and self._total is None:
@@ -191,8 +189,8 @@ class PageWalker:
             total = self._total if self._total is not None else page.total
             size = "size not stated" if total is None else f"{total} entries"
             logger.info("walking %s: %s", plan.name, size)
-        pages = steady_walk(source, self._log, page, owned, plan, _pages_after, handed)
-        del page, handed  # the walk lets go of its pages as it hands them out
+        pages = steady_walk(source, self._log, page, owned, plan, _pages_after)
+        del page  # the walk lets go of its pages as it hands them out
         with contextlib.closing(pages):
             for entries, emptied in pages:
                 if cursor is not None:

@@ -112,25 +112,25 @@ def _cut_at(entries: list[Any], position: Position) -> int | None:
     return end
 
 
-def _cut(page: Page, at: int, position: Position) -> tuple[Page, list[Any]]:
-    """``page`` from ``at`` on (without entries already handed out), and the entries before."""
+def _cut(page: Page, at: int, position: Position) -> Page:
+    """``page`` from ``at`` on, without the entries the token says were handed out.
+
+    The steady walk that goes on needs nothing of the entries before: a
+    window it asks for later must start at an entry it handed out itself.
+    """
     anchors = set(position.anchors)
-    before, rest = page.entries[:at], page.entries[at:]
+    rest = page.entries[at:]
     if anchors and not position.inclusive:
         rest = [document for document in rest if _link_digest(document) not in anchors]
     start = None if page.start is None else page.start + at
-    return page._replace(entries=rest, start=start), before
+    return page._replace(entries=rest, start=start)
 
 
-def find_place(source: PageSource, position: Position, plan: WalkPlan) -> tuple[Page, list[Any]]:
-    """The page the walk goes on with (cut at its place), and the entries of it before the place.
-
-    The entries before the place were handed out before the token was
-    taken: the steady walk remembers them, to recognise them later.
-    """
+def find_place(source: PageSource, position: Position, plan: WalkPlan) -> Page:
+    """The page the walk goes on with: from just before its place, cut there."""
     pos = position.pos
     if not position.anchors:
-        return source.fetch_page(pos or None, plan.page_size), []
+        return source.fetch_page(pos or None, plan.page_size)
     back, grown = (0 if position.inclusive else 1), False
     page: Page | None = None
     for _ in range(MAX_STEPS):
@@ -153,4 +153,4 @@ def find_place(source: PageSource, position: Position, plan: WalkPlan) -> tuple[
     lost = 0
     if page is not None and position.total is not None and page.total is not None:
         lost = max(0, position.total - page.total)
-    return source.fetch_page(max(0, position.pos - lost) or None, plan.page_size), []
+    return source.fetch_page(max(0, position.pos - lost) or None, plan.page_size)

@@ -9,6 +9,9 @@ that makes a root of its own at the first request, with the credentials
 this process supplies (`supply_credentials`) or finds in its environment
 (``$WADLCLIENT_CREDENTIALS``, and ``$WADLCLIENT_CACHE`` for the cache);
 a root that needs credentials and finds none raises `CredentialsNeeded`.
+Where this process made a root of the same recipe itself (the parent that
+gets its workers' results back), unpickled objects use that root while it
+is open.
 
 A process forked after roots were revived starts with none (the parent's
 connections are not the child's: requests #4323).
@@ -20,6 +23,7 @@ import inspect
 import os
 import threading
 import urllib.parse
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +39,7 @@ __all__ = [
     "PendingInfo",
     "RootRecipe",
     "cache_recipe",
+    "close_revived_roots",
     "importable_class",
     "lazy_session",
     "revive_resource",
@@ -203,20 +208,29 @@ class LazySession:
     def connect(self) -> Any:
         """The real session (the root made now if not yet, with this process's credentials)."""
         real = self._real
-        if real is None:
+        if real is None or real.transport.closed:
             with self._lock:
                 real = self._real
+                if real is not None and real.transport.closed:
+                    # The live root it used was closed since: make one of its own.
+                    real = self._real = None
                 if real is None:
                     recipe = self.recipe
-                    root = recipe.root_class.from_recipe(recipe, _credentials_for(recipe))
-                    self._root = root
-                    real = self._real = root._session._replace(writes=self.writes)
+                    live = _live_root(recipe)
+                    if live is not None:
+                        # This process made that root itself, with its own credentials.
+                        real = live._session
+                    else:
+                        root = recipe.root_class.from_recipe(recipe, _credentials_for(recipe))
+                        self._root = root
+                        real = root._session
+                    real = self._real = real._replace(writes=self.writes)
         return real
 
     def root(self) -> Any:
-        """The service root made for this recipe."""
+        """The service root made for this recipe (or the live one of this process it uses)."""
         self.connect()
-        return self._root
+        return self._root if self._root is not None else _live_root(self.recipe)
 
     def close(self) -> None:
         """Close the root made, if any; the next request makes another."""
@@ -247,6 +261,20 @@ class LazySession:
 
 
 _sessions: dict[RootRecipe, LazySession] = {}
+#: The roots this process made, by recipe: unpickled objects of theirs use them.
+_live: weakref.WeakValueDictionary[RootRecipe, Any] = weakref.WeakValueDictionary()
+
+
+def register_live_root(recipe: RootRecipe, root: object) -> None:
+    """``root`` (made in this process) serves unpickled objects of ``recipe`` while open."""
+    _live[recipe] = root
+
+
+def _live_root(recipe: RootRecipe) -> Any:
+    root = _live.get(recipe)
+    if root is None or root._session.transport.closed:
+        return None
+    return root
 
 
 def lazy_session(recipe: RootRecipe) -> LazySession:
@@ -258,11 +286,25 @@ def lazy_session(recipe: RootRecipe) -> LazySession:
     return session
 
 
+def close_revived_roots() -> None:
+    """Close the roots this process made for unpickled objects, and forget them.
+
+    Objects unpickled before make their root again at their next request
+    (with the credentials supplied then); a worker may call this at its end.
+    """
+    with _lock:
+        sessions = list(_sessions.values())
+        _sessions.clear()
+    for session in sessions:
+        session.close()
+
+
 def _forget_in_child() -> None:
     """A forked child makes its own roots: the parent's connections are not its own."""
     global _lock
     _lock = threading.Lock()
     _sessions.clear()
+    _live.clear()
 
 
 os.register_at_fork(after_in_child=_forget_in_child)

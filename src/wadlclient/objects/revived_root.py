@@ -18,6 +18,7 @@ from wadlclient.objects.revive import (
     authorizer_kind,
     cache_recipe,
     importable_class,
+    register_live_root,
     takes_keyword,
 )
 
@@ -34,16 +35,21 @@ def recipe_for(
     base_client_name: str,
     wadl_media_type: str,
 ) -> RootRecipe:
-    """The recipe of a root made with these arguments: no credential, only its kind."""
+    """The recipe of a root made with these arguments (no credential, only its kind).
+
+    The root serves unpickled objects of that recipe in this process while open.
+    """
     options = (
         ("timeout", timeout),
         ("max_retries", max_retries),
         ("base_client_name", base_client_name),
         ("wadl_media_type", wadl_media_type),
     )
-    return RootRecipe(
+    recipe = RootRecipe(
         importable_class(type(root)), url, cache_recipe(cache), authorizer_kind(authorizer), options
     )
+    register_live_root(recipe, root)
+    return recipe
 
 
 class RootPickling:

@@ -213,19 +213,15 @@ class _Place:
 
 def steady_walk(
     source: TaggedSource, log: WriteLog, first: Page, owned: bool, plan: WalkPlan,
-    pages_after: PagesAfter, handed: list[Any] | None = None,
+    pages_after: PagesAfter,
 ) -> Pages:  # fmt: skip
     """Every entry from ``first`` on, once, asking again from the right place when the results move.
 
     Page by page: ``(entries, owned)``, an owned list may be emptied as it
     is handed out. ``source`` parsed ``first`` last (or noted it).
     ``pages_after`` is the walk's look-ahead (`prefetch.pages_after`).
-    ``handed``: entries handed out before ``first`` (by a walk this one
-    resumes), remembered as if this walk had handed them out.
     """
     seen = Seen()
-    if handed:
-        seen.remember(_keys_of(handed))
     walk = _walk(source, log, first, owned, plan, pages_after, seen)
     del first  # the walk lets go of its pages as it hands them out
     log.watch(seen)
