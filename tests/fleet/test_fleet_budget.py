@@ -22,6 +22,7 @@ from cookbook_service.testing import RunningService
 from wadlclient import ServiceRoot
 from wadlclient.errors import ConnectError, TransportTimeout
 from wadlclient.fleet import FleetError, RedisBudget, ShardBusy, ShardTaken
+from wadlclient.http import Transport
 from wadlclient.http.budget import use_budget
 
 ORIGIN = ("http", "127.0.0.1", 1)
@@ -120,3 +121,19 @@ def test_the_fleets_errors_pickle(error: Exception) -> None:
     again = pickle.loads(pickle.dumps(error))
 
     assert type(again) is type(error) and str(again) == str(error)
+
+
+@pytest.mark.parametrize("ending", ["read", "given up"])
+def test_a_request_started_early_gives_its_slot_back_once_read_or_given_up(
+    cookbook_service: RunningService, empty_redis: str, ending: str
+) -> None:
+    budget = RedisBudget(redis.Redis.from_url(empty_redis), in_flight=1, lease=600)
+    with Transport(budget=budget, deadline=5) as transport:
+        pending = transport.begin("GET", cookbook_service.base_url + "1.0/")
+        if ending == "read":
+            pending.result()
+        else:
+            pending.discard()
+
+        # With the one slot still held, this would wait out the deadline.
+        assert transport.request("GET", cookbook_service.base_url + "1.0/recipes").status == 200
