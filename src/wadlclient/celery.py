@@ -22,9 +22,14 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from celery import Celery, Task, group
-from celery.result import GroupResult
-from celery.signals import worker_init, worker_process_init
+try:
+    from celery import Celery, Task, group
+    from celery.result import GroupResult
+    from celery.signals import worker_init, worker_process_init
+except ImportError as error:
+    raise ImportError(
+        f"the fleet's Celery app needs Celery: pip install 'wadlclient[fleet]' ({error})"
+    ) from None
 
 from wadlclient.fleet.checkpoints import Checkpoints, ShardBusy, ShardTaken
 from wadlclient.fleet.settings import FleetSettings, connect, settings_from_env
