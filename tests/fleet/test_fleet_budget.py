@@ -137,3 +137,15 @@ def test_a_request_started_early_gives_its_slot_back_once_read_or_given_up(
 
         # With the one slot still held, this would wait out the deadline.
         assert transport.request("GET", cookbook_service.base_url + "1.0/recipes").status == 200
+
+
+def test_one_request_in_flight_still_opens_a_root_that_starts_requests_early(
+    cookbook_service: RunningService, empty_redis: str, installed: None
+) -> None:
+    # A root sends its WADL request while its JSON is on the way: that thread
+    # must not wait for the one slot it holds itself.
+    use_budget(RedisBudget(redis.Redis.from_url(empty_redis), in_flight=1, lease=600))
+
+    root = ServiceRoot(None, cookbook_service.base_url, deadline=5)
+
+    assert len(list(root.recipes)) == len(PUBLIC_RECIPE_IDS)

@@ -13,6 +13,11 @@ read whole (`Sender.send`, `StartingSender.start`) also holds one slot in
 flight until then. A streamed answer (a hosted file) spends a request but
 holds no slot, as the connection pool's own limit (`limits`) has it.
 
+A thread that holds slots for requests it started (a service root sends
+its WADL request while its JSON is on the way) does not wait for another:
+its next request goes without one, as the pool's own limit has it, so no
+thread ever waits for a slot it holds itself.
+
 A transport uses the budget it is given, else the one `use_budget`
 installed for the whole process (a fleet's worker installs one when it
 starts), else none: then only this process's limits hold (`limits`).
@@ -27,7 +32,7 @@ from wadlclient.http.models import Response
 from wadlclient.http.sender import Exchange
 from wadlclient.http.urls import Origin
 
-__all__ = ["Budget", "Lease", "budget_in_use", "leased", "use_budget"]
+__all__ = ["Budget", "Lease", "budget_in_use", "holds_started", "leased", "use_budget"]
 
 
 class Lease(Protocol):
@@ -53,6 +58,8 @@ class Budget(Protocol):
 
 _lock = threading.Lock()
 _installed: Budget | None = None
+#: Thread ident -> slots it holds for requests it started whose answers are not read yet.
+_started: dict[int, int] = {}
 
 
 def use_budget(budget: Budget | None) -> Budget | None:
@@ -68,17 +75,32 @@ def budget_in_use() -> Budget | None:
     return _installed
 
 
+def holds_started() -> bool:
+    """Whether this thread holds slots for requests it started (its next goes without one)."""
+    return _started.get(threading.get_ident(), 0) > 0
+
+
 class _LeasedExchange:
     """A started exchange that holds a slot of the budget until its answer is read or given up."""
 
     def __init__(self, exchange: Exchange, lease: Lease) -> None:
         self._exchange = exchange
         self._lease: Lease | None = lease
+        self._starter = threading.get_ident()
+        with _lock:
+            _started[self._starter] = _started.get(self._starter, 0) + 1
 
     def _give(self) -> None:
         lease, self._lease = self._lease, None
-        if lease is not None:
-            lease.give()
+        if lease is None:
+            return
+        with _lock:
+            left = _started.get(self._starter, 0) - 1
+            if left > 0:
+                _started[self._starter] = left
+            else:
+                _started.pop(self._starter, None)
+        lease.give()
 
     def result(self) -> Response:
         try:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from wadlclient.errors import TransportError
-from wadlclient.http.budget import Budget, Lease, budget_in_use, leased
+from wadlclient.http.budget import Budget, Lease, budget_in_use, holds_started, leased
 from wadlclient.http.calls import failed
 from wadlclient.http.logs import describe, logger
 from wadlclient.http.models import Request, Response, Timeout
@@ -262,7 +262,7 @@ class Pipeline:
         target = parse_url(request.url) if budget is not None else None
         if budget is None or target is None:
             return None
-        return budget.take(target.origin, slot=slot, until=end)
+        return budget.take(target.origin, slot=slot and not holds_started(), until=end)
 
     def _bounded(self, request: Request, response: Response) -> Response:
         """The answer, unless its body is over ``max_body`` (a sender that does not bound it)."""
