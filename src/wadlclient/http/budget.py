@@ -16,7 +16,8 @@ holds no slot, as the connection pool's own limit (`limits`) has it.
 A thread that holds slots for requests it started (a service root sends
 its WADL request while its JSON is on the way) does not wait for another:
 its next request goes without one, as the pool's own limit has it, so no
-thread ever waits for a slot it holds itself.
+thread ever waits for a slot it holds itself: a root that opens may have
+one request more in flight than the budget, for the moment it starts.
 
 A transport uses the budget it is given, else the one `use_budget`
 installed for the whole process (a fleet's worker installs one when it
