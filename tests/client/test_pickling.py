@@ -121,11 +121,12 @@ def test_a_redis_cache_is_named_without_its_password() -> None:
 #: Loads a pickle (no request), says so and waits; then uses it and prints what it read.
 CHILD = """
 import pickle, sys
-from wadlclient import supply_credentials, BasicHttpAuthorizer
+from wadlclient import supply_credentials
 recipe, recipes, walk, shards, search, root = pickle.loads(open(sys.argv[1], "rb").read())
 print("loaded", flush=True)
 sys.stdin.readline()
 if len(sys.argv) > 2:
+    from wadlclient import BasicHttpAuthorizer
     supply_credentials(BasicHttpAuthorizer(sys.argv[2], sys.argv[3]))
 print(recipe.dish.name)
 print(next(walk).self_link)

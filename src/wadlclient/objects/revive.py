@@ -19,8 +19,10 @@ connections are not the child's: requests #4323).
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import os
+import sys
 import threading
 import urllib.parse
 import weakref
@@ -99,7 +101,7 @@ def importable_class(cls: type[Any]) -> type[Any]:
     if found is None:
         found = cls
         for candidate in cls.__mro__:
-            module = __import__("sys").modules.get(candidate.__module__)
+            module = sys.modules.get(candidate.__module__)
             target: Any = module
             for part in candidate.__qualname__.split("."):
                 target = getattr(target, part, None)
@@ -155,7 +157,12 @@ def _credentials_for(recipe: RootRecipe) -> Any:
             supplied = supplied()
         return supplied
     module, _, name = recipe.authorizer.partition(":")
-    kind = getattr(__import__("sys").modules.get(module), name, None)
+    try:
+        kind: Any = importlib.import_module(module)
+    except ImportError:
+        kind = None
+    for part in name.split("."):
+        kind = getattr(kind, part, None)
     from_environment = getattr(kind, "from_environment", None)
     found = from_environment() if callable(from_environment) else None
     if found is not None:

@@ -87,7 +87,8 @@ class RootPickling:
     @property
     def credentials(self) -> Any:
         """The authorizer (None without one); an unpickled root's, once it is made again."""
-        session = self._session
+        # Read while the root is being made too (launchpadlib does): no session yet then.
+        session = getattr(self, "_session", None)
         if isinstance(session, LazySession):
             return session.root().credentials
         return self._credentials
