@@ -10,6 +10,7 @@ from wadlclient import objects as _objects
 from wadlclient.lazr import named_as_lazr
 from wadlclient.objects import session_of, url_of
 from wadlclient.objects.hosted import check_open_arguments
+from wadlclient.lazr.restfulclient._surface import LazrSurface
 
 __all__ = ["HostedFile", "HostedFileBuffer", "WadlResource"]
 
@@ -67,11 +68,15 @@ class HostedFileBuffer(_objects.HostedFileBuffer):
 
 
 @named_as_lazr
-class HostedFile(_objects.HostedFile):
+class HostedFile(LazrSurface, _objects.HostedFile):
     """A file the service stores, as lazr.restfulclient's ``HostedFile``."""
 
     __module__ = _RESOURCE_MODULE
     __slots__ = ()
+
+    def _lazr_params(self) -> dict[str, str | None]:
+        """A hosted file has no JSON representation, so no parameters (as lazr)."""
+        return {}
 
     @property
     def _wadl_resource(self) -> WadlResource:

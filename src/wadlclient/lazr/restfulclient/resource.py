@@ -31,6 +31,7 @@ from wadlclient.lazr.restfulclient._browser import (
 )
 from wadlclient.lazr.restfulclient._environment import adapt_login, without_renewal
 from wadlclient.lazr.restfulclient._hosted import HostedFile, HostedFileBuffer, WadlResource
+from wadlclient.lazr.restfulclient._surface import LazrSurface
 from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
 from wadlclient.lazr.restfulclient._values import LAZR_CONVERTERS
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
@@ -38,11 +39,13 @@ from wadlclient.objects import (
     Conventions,
     NamedOperation,
     Resource,
+    fetch_now,
     representation_of,
     session_of,
     url_of,
 )
 from wadlclient.objects.addresses import rewritten_address
+from wadlclient.objects.collection import first_page_of, forget_pages
 from wadlclient.schema import SUN_WADL_MEDIA_TYPE, Schema, schema_for
 
 __all__ = [
@@ -59,7 +62,7 @@ __all__ = [
 
 
 @named_as_lazr
-class Entry(_objects.Entry):
+class Entry(LazrSurface, _objects.Entry):
     """An entry of the service, as lazr.restfulclient's ``Entry``."""
 
     __slots__ = ()
@@ -83,14 +86,49 @@ class Entry(_objects.Entry):
 
 
 @named_as_lazr
-class Collection(_objects.Collection[_objects.Entry]):
-    """A collection of the service, as lazr.restfulclient's ``Collection``."""
+class Collection(LazrSurface, _objects.Collection[_objects.Entry]):
+    """A collection of the service, as lazr.restfulclient's ``Collection``.
+
+    Its parameters are those of its first page (``total_size``, ``start``,
+    ``entries``), read from that page as lazr reads them.
+    """
 
     __slots__ = ()
 
     @property
     def _wadl_resource(self) -> WadlResource:
         return WadlResource(url_of(self))
+
+    def _lazr_type(self) -> str | None:
+        info = self._state.info
+        if info is not None and info.id is not None:
+            return info.id
+        return f"{self._entry_type}-page-resource" if self._entry_type else None
+
+    def _lazr_document(self) -> dict[str, Any]:
+        page = first_page_of(self)
+        document: dict[str, Any] = {"entries": page.entries}
+        for key, value in (
+            ("total_size", page.total), ("start", page.start),
+            ("next_collection_link", page.next), ("total_size_link", page.total_link),
+        ):  # fmt: skip
+            if value is not None:
+                document[key] = value
+        return document
+
+    def _lookup(self, name: str) -> Any:
+        """A named operation, else a parameter of the page (lazr's order)."""
+        try:
+            return super()._lookup(name)
+        except AttributeError:
+            try:
+                return self.lp_get_parameter(name)
+            except KeyError:
+                raise self._no_attribute(name) from None
+
+    def lp_refresh(self, new_url: str | None = None, etag: str | None = None) -> None:
+        """Fetch the first page again at the next read."""
+        forget_pages(self)
 
 
 class _RootResource(_objects.ServiceRootResource):
@@ -114,12 +152,25 @@ class ScalarValue(Resource):
 
 
 class RootURI(str):
-    """The root URL as text, with the ``ensureSlash()`` of lazr.uri's ``URI``."""
+    """The root URL as text, with the ``ensureSlash()`` of lazr.uri's ``URI``.
+
+    Only where lazr.uri is not installed (`root_uri`): launchpadlib needs it,
+    so wherever launchpadlib runs ``_root_uri`` is lazr's own ``URI``.
+    """
 
     __slots__ = ()
 
     def ensureSlash(self) -> RootURI:
         return self if self.endswith("/") else RootURI(self + "/")
+
+
+def root_uri(url: str) -> Any:
+    """lazr.uri's ``URI`` of ``url`` (``.append``, ``.host``, ``.resolve``), as lazr's root has."""
+    try:
+        from lazr.uri import URI
+    except ImportError:
+        return RootURI(url)
+    return URI(url)
 
 
 def _caches(cache: Any) -> tuple[CacheRules | CacheStore | str | os.PathLike[str] | None, Any]:
@@ -158,6 +209,7 @@ LAZR_CONVENTIONS = Conventions(
     converters=LAZR_CONVERTERS,
     check_values=False,
     concurrent_start=False,
+    undeclared_entries=False,
     classes=MappingProxyType(
         {
             _objects.Entry: Entry,
@@ -170,7 +222,7 @@ LAZR_CONVENTIONS = Conventions(
 
 
 @named_as_lazr
-class ServiceRoot(_objects.ServiceRoot):
+class ServiceRoot(LazrSurface, _objects.ServiceRoot):
     """Entry point to the service, with lazr.restfulclient's constructor and hooks."""
 
     RESOURCE_TYPE_CLASSES: ClassVar[dict[str, type[Any]]] = {
@@ -191,7 +243,7 @@ class ServiceRoot(_objects.ServiceRoot):
         max_retries: int = Browser.MAX_RETRIES,
     ) -> None:
         verify = verify_from_environment()
-        self._root_uri = RootURI(rewritten_address(self.root_url_for(str(service_root), version)))
+        self._root_uri = root_uri(rewritten_address(self.root_url_for(str(service_root), version)))
         self._base_client_name = base_client_name
         engine_cache, factory_cache = _caches(cache)
         without_renewal(self, authorizer)
@@ -307,6 +359,13 @@ class ServiceRoot(_objects.ServiceRoot):
     def _wadl_resource(self) -> WadlResource:
         return WadlResource(url_of(self))
 
+    def _lazr_type(self) -> str | None:
+        return session_of(self).root_type
+
+    def lp_refresh(self, new_url: str | None = None, etag: str | None = None) -> None:
+        """Fetch the root's representation again."""
+        fetch_now(self)
+
     @property
     def _user_agent(self) -> str:
         return session_of(self).transport.user_agent
@@ -341,7 +400,7 @@ class _RootView:
     """What lazr's resources reach through ``self._root``: the root URI."""
 
     def __init__(self, root_url: str) -> None:
-        self._root_uri = RootURI(root_url)
+        self._root_uri = root_uri(root_url)
 
 
 @named_as_lazr
