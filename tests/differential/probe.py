@@ -45,22 +45,50 @@ def observed(value: Any, depth: int = 0) -> Any:
     if isinstance(value, (datetime.datetime, datetime.date)):
         return [type(value).__name__, value.isoformat()]
     if isinstance(value, dict):
-        if depth > 1:
+        if depth > 0:
             digest = hashlib.sha1(json.dumps(value, sort_keys=True).encode()).hexdigest()[:12]
             return ["dict", value.get("self_link"), digest]
         return ["dict", {str(k): observed(v, depth + 1) for k, v in sorted(value.items())}]
     if isinstance(value, (list, tuple)):
         return [type(value).__name__, [observed(item, depth + 1) for item in value[:5]]]
     kind = lazr_class(value)
-    if kind == "Entry":
-        return [kind, str(value.self_link)]
-    if kind in ("Collection", "CollectionWithKeyBasedLookup", "HostedFile", "ScalarValue"):
+    if kind in ("Entry", "Collection", "CollectionWithKeyBasedLookup", "HostedFile", "ScalarValue"):
+        # Where it leads, without fetching it: every entry type is loaded and probed itself.
         return [kind, str(value._wadl_resource.url)]
     return [kind]
 
 
 def public_dir(value: object) -> list[str]:
     return sorted(name for name in dir(value) if not name.startswith("_"))
+
+
+def attribute(value: Any, name: str) -> Any:
+    return getattr(value, name)
+
+
+def call(value: Any, method: str, *arguments: Any, **keywords: Any) -> Any:
+    return getattr(value, method)(*arguments, **keywords)
+
+
+def invoke(owner: Any, operation: str, arguments: dict[str, Any]) -> Any:
+    return getattr(owner, operation)(**arguments)
+
+
+def type_name(value: Any, name: str) -> str:
+    return type(getattr(value, name)).__name__
+
+
+def last_by_total_size(collection: Any) -> Any:
+    return collection[collection.total_size - 1]
+
+
+def last_by_len(collection: Any) -> Any:
+    return collection[len(collection) - 1]
+
+
+def read_hosted(hosted: Any) -> list[Any]:
+    with hosted.open() as opened:
+        return [opened.read(), opened.content_type, opened.filename]
 
 
 class Probes:
@@ -71,12 +99,12 @@ class Probes:
         #: entries loaded as arguments, by URL: one GET each
         self.loaded: dict[str, Any] = {}
 
-    def probe(self, name: str, action: Callable[[], Any]) -> Any:
-        """Run one probe; its value (or the class of what it raised) is recorded."""
+    def probe(self, name: str, action: Callable[..., Any], /, *arguments: Any) -> Any:
+        """Run one probe, ``action(*arguments)``; its value (or what it raised) is recorded."""
         try:
-            value = action()
+            value = action(*arguments)
             self.seen[name] = observed(value)
-        except Exception as error:  # noqa: BLE001 (what each client raises is the observation)
+        except Exception as error:
             self.seen[name] = ["raised", type(error).__name__]
             return None
         return value
@@ -84,82 +112,76 @@ class Probes:
     def surface(self, at: str, value: Any) -> None:
         """What every resource shows: its class, dir(), the lp_* lists, the constants."""
         self.seen[f"{at} class"] = lazr_class(value)
-        self.seen[f"{at} dir()"] = public_dir(value)
+        self.seen[f"{at} type name"] = type(value).__name__
+        for name in public_dir(value):
+            self.seen[f"{at} dir() has {name}"] = True
         for name in ("lp_attributes", "lp_entries", "lp_collections", "lp_operations"):
-            self.probe(f"{at} .{name}", lambda: getattr(value, name))
+            self.probe(f"{at} .{name}", attribute, value, name)
         for name in ("JSON_MEDIA_TYPE", "FIND_ATTRIBUTES", "FIND_COLLECTIONS", "FIND_ENTRIES"):
-            self.probe(f"{at} .{name} type", lambda: type(getattr(value, name)).__name__)
-        self.probe(f"{at} .no_such_name", lambda: value.no_such_name)
-        self.probe(f"{at} .lp_get_parameter(no_such_name)",
-                   lambda: value.lp_get_parameter("no_such_name"))  # fmt: skip
-        self.probe(f"{at} .lp_get_named_operation(no_such_name)",
-                   lambda: value.lp_get_named_operation("no_such_name"))  # fmt: skip
+            self.probe(f"{at} .{name} type", type_name, value, name)
+        self.probe(f"{at} .no_such_name", attribute, value, "no_such_name")
+        for method in ("lp_get_parameter", "lp_get_named_operation"):
+            self.probe(f"{at} .{method}(no_such_name)", call, value, method, "no_such_name")
 
-    def fields(self, at: str, value: Any, follow: bool) -> None:
+    def fields(self, at: str, value: Any) -> None:
         """Every attribute, link and scoped collection, read both ways."""
-        attributes = getattr(value, "lp_attributes", [])
-        for name in attributes:
-            self.probe(f"{at}.{name}", lambda: getattr(value, name))
-            self.probe(f"{at}.lp_get_parameter({name})", lambda: value.lp_get_parameter(name))
-            self.probe(f"{at}.lp_has_parameter({name})", lambda: value.lp_has_parameter(name))
-            self.probe(f"{at}.lp_values_for({name})", lambda: value.lp_values_for(name))
-        for name in getattr(value, "lp_entries", []):
-            target = self.probe(f"{at}.{name}", lambda: getattr(value, name))
-            self.probe(f"{at}.lp_get_parameter({name})", lambda: value.lp_get_parameter(name))
-            self.probe(f"{at}.{name}_link", lambda: getattr(value, f"{name}_link"))
+        for name in value.lp_attributes:
+            self.probe(f"{at}.{name}", attribute, value, name)
+            for method in ("lp_get_parameter", "lp_has_parameter", "lp_values_for"):
+                self.probe(f"{at}.{method}({name})", call, value, method, name)
+        for name in value.lp_entries:
+            target = self.probe(f"{at}.{name}", attribute, value, name)
+            self.probe(f"{at}.lp_get_parameter({name})", call, value, "lp_get_parameter", name)
+            self.probe(f"{at}.{name}_link", attribute, value, f"{name}_link")
             if lazr_class(target) == "HostedFile":
                 self.hosted(f"{at}.{name}", target)
-            elif follow and target is not None:
-                self.probe(f"{at}.{name} class", lambda: lazr_class(target))
-        for name in getattr(value, "lp_collections", []):
-            self.collection(f"{at}.{name}", lambda: getattr(value, name))
-            self.probe(f"{at}.lp_get_parameter({name})", lambda: value.lp_get_parameter(name))
+        for name in value.lp_collections:
+            self.collection(f"{at}.{name}", value, name)
+            self.probe(f"{at}.lp_get_parameter({name})", call, value, "lp_get_parameter", name)
 
     def hosted(self, at: str, hosted: Any) -> None:
-        self.probe(f"{at} dir()", lambda: public_dir(hosted))
+        for name in public_dir(hosted):
+            self.seen[f"{at} dir() has {name}"] = True
+        self.probe(f"{at}.open() read", read_hosted, hosted)
 
-        def read() -> list[Any]:
-            with hosted.open() as opened:
-                return [opened.read(), opened.content_type, opened.filename]
+    def collection(self, at: str, owner: Any, name: str | None, made: Any = None) -> None:
+        """A collection paged every way a script does: read first, then sliced unread.
 
-        self.probe(f"{at}.open() read", read)
-
-    def collection(self, at: str, make: Callable[[], Any], made: Any = None) -> None:
-        """A collection paged every way a script does: read first, then sliced unread."""
-        collection = made if made is not None else self.probe(at, make)
+        ``owner.name`` is the collection (read again for the unread slice);
+        ``made`` a collection an operation answered.
+        """
+        collection = made if name is None else self.probe(at, attribute, owner, name)
         if collection is None:
             return
-        if made is None:
-            self.surface(at, collection)
-        for name in ("total_size", "start", "entries", "next_collection_link"):
-            self.probe(f"{at}.{name}", lambda: getattr(collection, name))
+        self.surface(at, collection)
+        for field in ("total_size", "start", "entries", "next_collection_link"):
+            self.probe(f"{at}.{field}", attribute, collection, field)
         self.probe(f"{at}.lp_get_parameter(total_size)",
-                   lambda: collection.lp_get_parameter("total_size"))  # fmt: skip
-        self.probe(f"len({at})", lambda: len(collection))
-        self.probe(f"{at}[total_size - 1]", lambda: collection[collection.total_size - 1])
-        self.probe(f"{at}[0:2]", lambda: collection[0:2])
-        self.probe(f"{at}[-1]", lambda: collection[-1])
-        if made is not None:
-            self.probe(f"list({at})", lambda: list(collection))
-            return
-        unread = make()
-        self.probe(f"{at}[1:3] unread", lambda: unread[1:3])
-        self.probe(f"list({at}) unread", lambda: list(make()))
+                   call, collection, "lp_get_parameter", "total_size")  # fmt: skip
+        self.probe(f"len({at})", len, collection)
+        self.probe(f"{at}[total_size - 1]", last_by_total_size, collection)
+        self.probe(f"{at}[len - 1]", last_by_len, collection)
+        self.probe(f"{at}[0:2]", call, collection, "__getitem__", slice(0, 2))
+        self.probe(f"{at}[-1]", call, collection, "__getitem__", -1)
+        self.probe(f"list({at})", list, collection)
+        if name is not None:
+            unread = getattr(owner, name)
+            self.probe(f"{at}[1:3] unread", call, unread, "__getitem__", slice(1, 3))
 
     def operations(self, at: str, owner_type: str, owner: Any) -> None:
         """Every named operation of the owner, called with an argument for each param."""
         for name, arguments in self.plan["operations"].get(owner_type, {}).items():
-            call = f"{at}.{name}()"
             self.probe(f"{at}.lp_get_named_operation({name})",
-                       lambda: owner.lp_get_named_operation(name))  # fmt: skip
-            kwargs = self.probe(f"{call} arguments", lambda: {
-                key: self.argument(value) for key, value in arguments.items()
-            })  # fmt: skip
+                       call, owner, "lp_get_named_operation", name)  # fmt: skip
+            kwargs = self.probe(f"{at}.{name}() arguments", self.arguments, arguments)
             if kwargs is None:
                 continue
-            result = self.probe(call, lambda: getattr(owner, name)(**kwargs))
+            result = self.probe(f"{at}.{name}()", invoke, owner, name, kwargs)
             if lazr_class(result) in ("Collection", "CollectionWithKeyBasedLookup"):
-                self.collection(call, lambda: None, made=result)
+                self.collection(f"{at}.{name}()", None, None, made=result)
+
+    def arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        return {key: self.argument(value) for key, value in arguments.items()}
 
     def argument(self, value: Any) -> Any:
         if isinstance(value, dict) and "link" in value:
@@ -170,42 +192,48 @@ class Probes:
             return value["bytes"].encode()
         if isinstance(value, dict) and "dateTime" in value:
             return datetime.datetime.fromisoformat(value["dateTime"])
-        if isinstance(value, dict) and "date" in value:
-            return datetime.date.fromisoformat(value["date"])
         return value
 
     def root(self) -> None:
         lp = self.lp
         self.surface("root", lp)
-        self.probe("root._root_uri type", lambda: type(lp._root_uri).__name__)
+        uri = lp._root_uri
+        self.probe("root._root_uri type", type_name, lp, "_root_uri")
         for name in ("host", "scheme", "path"):
-            self.probe(f"root._root_uri.{name}", lambda: getattr(lp._root_uri, name))
-        self.probe("root._root_uri.append(people)", lambda: str(lp._root_uri.append("people")))
-        self.probe("root._root_uri.resolve(people)", lambda: str(lp._root_uri.resolve("people")))
-        self.probe("root._root_uri.ensureSlash()", lambda: str(lp._root_uri.ensureSlash()))
-        self.probe("root.lp_refresh()", lambda: lp.lp_refresh())
+            self.probe(f"root._root_uri.{name}", attribute, uri, name)
+        for method in ("append", "resolve"):
+            self.probe(f"root._root_uri.{method}(people)", call, uri, method, "people")
+        self.probe("root._root_uri.ensureSlash()", call, uri, "ensureSlash")
+        self.probe("root.lp_refresh()", call, lp, "lp_refresh")
         for name in lp.lp_attributes:
-            self.probe(f"root.{name}", lambda: getattr(lp, name))
+            self.probe(f"root.{name}", attribute, lp, name)
         for name in self.plan["collections"]:
-            self.collection(f"root.{name}", lambda: getattr(lp, name))
-            self.probe(f"root.{name}.lp_refresh()", lambda: getattr(lp, name).lp_refresh())
+            self.collection(f"root.{name}", lp, name)
+            self.probe(f"root.{name}.lp_refresh()", call, getattr(lp, name), "lp_refresh")
             owner = getattr(lp, name)
             self.operations(f"root.{name}", self.plan["collection_types"][name], owner)
         self.operations("root", self.plan["root_type"], lp)
+        for name, url in self.plan["pages"].items():
+            at = f"load({name} page)"
+            page = self.probe(at, lp.load, url)
+            if page is not None:
+                self.surface(at, page)
+                for field in ("total_size", "start", "next_collection_link", "entries"):
+                    self.probe(f"{at}.{field}", attribute, page, field)
 
     def entries(self) -> None:
         for type_id, url in self.plan["entries"].items():
-            at = f"{type_id}"
-            entry = self.probe(f"{at} load", lambda: self.lp.load(url))
+            entry = self.probe(f"{type_id} load", self.lp.load, url)
             if entry is None:
                 continue
-            self.surface(at, entry)
-            self.probe(f"str({at})", lambda: str(entry))
-            self.probe(f"{at} == load again", lambda: entry == self.lp.load(url))
-            self.probe(f"{at}.no_such_name = 1", lambda: setattr(entry, "no_such_name", 1))
-            self.probe(f"{at}.lp_refresh()", lambda: entry.lp_refresh())
-            self.fields(at, entry, follow=True)
-            self.operations(at, type_id, entry)
+            self.surface(type_id, entry)
+            self.probe(f"str({type_id})", str, entry)
+            self.probe(f"repr({type_id})", repr, entry)
+            self.probe(f"{type_id} == load again", call, entry, "__eq__", self.lp.load(url))
+            self.probe(f"{type_id}.no_such_name = 1", setattr, entry, "no_such_name", 1)
+            self.probe(f"{type_id}.lp_refresh()", call, entry, "lp_refresh")
+            self.fields(type_id, entry)
+            self.operations(type_id, type_id, entry)
 
 
 class MemoryCache:
@@ -234,7 +262,7 @@ def main() -> None:
     probes = Probes(plan, lp)
     probes.root()
     probes.entries()
-    json.dump(probes.seen, sys.stdout, sort_keys=True)
+    sys.stdout.write(json.dumps(probes.seen, sort_keys=True))
 
 
 if __name__ == "__main__":

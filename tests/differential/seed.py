@@ -43,6 +43,10 @@ class Plan:
     collection_types: dict[str, str] = field(default_factory=dict)
     #: resource type (an entry's, a collection's, the root's) -> operation -> arguments
     operations: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    #: top-level collection name -> the URL of its first page of one entry (another page type)
+    pages: dict[str, str] = field(default_factory=dict)
+    #: resource type -> a probe that exercises it (the test checks each was observed)
+    covered: dict[str, str] = field(default_factory=dict)
     root_type: str = ""
     service_root: str = ""
     version: str = ""
@@ -77,7 +81,11 @@ class _Seeder:
         self.description = fake.description
         self.schema = fake.description.schema
         self.by_type: dict[str, list[FakeEntry]] = {}
-        self.types = sorted(t for t in self.schema.app.resource_types if self._is_entry(t))
+        # Not entries, though the WADL gives them JSON: the root, and the size of a page.
+        others = {self.description.root_type, "ScalarValue"}
+        self.types = sorted(
+            t for t in self.schema.app.resource_types if t not in others and self._is_entry(t)
+        )
         self.listed = {}
         for name, collection_type in sorted(self.description.collections.items()):
             entry_type = self.schema.type_info(collection_type).entry_type
@@ -133,15 +141,23 @@ class _Seeder:
 
     def argument(self, param: Param) -> Any:
         """An argument as the plan carries it: a link as ``{"link": url}``."""
+        if param.type == "binary":
+            return {"bytes": "probe bytes"}
         if param.link is not None:
             target = self.conforming(param.link.resource_type)
             return None if target is None else {"link": self.fake.url_of(target)}
-        if param.type == "binary":
-            return {"bytes": "probe bytes"}
         value = scalar(param, param.name)
-        if param.type in ("dateTime", "date"):
+        if param.type == "dateTime":
             return {param.type: value}
         return value
+
+    def created_type(self, owner_type: str, method: Method) -> str:
+        """The type a factory makes: its ``Location``'s link, else its collection's entries."""
+        location = method.response_header("Location")
+        if location is not None and location.link is not None and location.link.resource_type:
+            return location.link.resource_type
+        info = self.schema.type_info(owner_type)
+        return (info.entry_type if info.is_collection else None) or owner_type
 
     def handler(self, owner_type: str, method: Method) -> Any:
         """What the operation answers, as its WADL declares, from the seeded entries."""
@@ -154,7 +170,7 @@ class _Seeder:
         elif kind.value == "entry":
             result = self.conforming(entry_type)
         elif kind.value == "created":
-            result = self.conforming(owner_type) or self.by_type[self.types[0]][0]
+            result = self.conforming(self.created_type(owner_type, method))
         else:
             # No declared answer: Launchpad sends an entry's JSON from some
             # (``bug.subscribe``), a plain value from others.
@@ -166,6 +182,15 @@ class _Seeder:
 
         return answer
 
+    def _owner_probe(self, owner: str, plan: Plan) -> str:
+        """How the probes name the resource an operation is called on."""
+        if owner == plan.root_type:
+            return "root"
+        for name, collection_type in plan.collection_types.items():
+            if collection_type == owner:
+                return f"root.{name}"
+        return owner
+
     def plan(self) -> Plan:
         plan = Plan(
             collections=sorted(self.description.collections),
@@ -176,6 +201,22 @@ class _Seeder:
         )
         for type_id in self.types:
             plan.entries[type_id] = self.fake.url_of(self.by_type[type_id][0])
+        plan.covered[plan.root_type] = "root class"
+        for name, collection_type in plan.collection_types.items():
+            plan.covered.setdefault(collection_type, f"root.{name} class")
+            entry_type = self.schema.type_info(collection_type).entry_type
+            url = self.fake.base + self.fake.store.collection_path(name)
+            plan.pages[name] = f"{url}?ws.size=1"
+            plan.covered.setdefault(f"{entry_type}-page-resource", f"load({name} page) class")
+        for type_id in self.types:
+            plan.covered[type_id] = f"{type_id} class"
+            for name, descriptor in self.description.entry_type(type_id).info.fields.items():
+                probe = {
+                    FieldKind.COLLECTION: f"{type_id}.{name} class",
+                    FieldKind.HOSTED_FILE: f"{type_id}.{name}.open() read",
+                }.get(descriptor.kind)
+                if probe is not None:
+                    plan.covered.setdefault(descriptor.link_type or "HostedFile", probe)
         owners = [*self.types, *sorted(set(self.description.collections.values()))]
         owners.append(self.description.root_type)
         for owner in owners:
@@ -183,16 +224,24 @@ class _Seeder:
             if not operations:
                 continue
             calls = plan.operations.setdefault(owner, {})
+            at = self._owner_probe(owner, plan)
             for name, method in sorted(operations.items()):
                 self.fake.operation(owner, name)(self.handler(owner, method))
-                calls[name] = {
-                    param.name: self.argument(param) for param in method.params
-                }
+                result = self.schema.result_info(method)
+                if result is not None and result.is_collection and result.entry_type:
+                    plan.covered.setdefault(f"{result.entry_type}-page-resource", f"{at}.{name}()")
+                    plan.covered.setdefault("ScalarValue", f"{at}.{name}().total_size")
+                calls[name] = {param.name: self.argument(param) for param in method.params}
         return plan
 
 
 def seeded(fake: FakeService) -> Plan:
-    """Seed ``fake`` with every entry type and a handler for every operation; the plan."""
+    """Seed ``fake`` with every entry type and a handler for every operation; the plan.
+
+    Operations' pages give ``total_size_link`` (a ``ScalarValue``), as
+    Launchpad's searches do; other pages give ``total_size``.
+    """
+    fake.total_size_link = True
     seeder = _Seeder(fake)
     seeder.seed()
     return seeder.plan()

@@ -305,7 +305,7 @@ class Collection(Resource, Generic[EntryT]):
 
 
 def first_page_of(collection: Collection[Any]) -> Page:
-    """The collection's first page, fetched once (lazr reads ``total_size`` and ``entries`` there)."""
+    """The collection's first page, fetched once (lazr reads its ``total_size`` there)."""
     return collection._pages.first_page()
 
 

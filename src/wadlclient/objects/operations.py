@@ -182,7 +182,6 @@ class NamedOperation:
                 return session.collection(url, None, first_page=document, entry_type=entry_type)
         return document
 
-
     def _declares_json(self) -> bool:
         """Whether the WADL declares a JSON answer (an entry or a page) for the operation."""
         return self._session.schema.result_info(self._method) is not None

@@ -8,9 +8,9 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from wadlclient import objects as _objects
 from wadlclient.lazr import named_as_lazr
+from wadlclient.lazr.restfulclient._surface import LazrSurface
 from wadlclient.objects import session_of, url_of
 from wadlclient.objects.hosted import check_open_arguments
-from wadlclient.lazr.restfulclient._surface import LazrSurface
 
 __all__ = ["HostedFile", "HostedFileBuffer", "WadlResource"]
 
@@ -77,6 +77,9 @@ class HostedFile(LazrSurface, _objects.HostedFile):
     def _lazr_params(self) -> dict[str, str | None]:
         """A hosted file has no JSON representation, so no parameters (as lazr)."""
         return {}
+
+    def lp_refresh(self, new_url: str | None = None, etag: str | None = None) -> None:
+        """Nothing is held to refresh: every ``open()`` reads the file anew."""
 
     @property
     def _wadl_resource(self) -> WadlResource:

@@ -103,7 +103,7 @@ class LazrSurface:
         try:
             names.update(self._lazr_names(FIND_ATTRIBUTES, FIND_ENTRIES, FIND_COLLECTIONS))
             names.update(getattr(self, "lp_operations", ()))
-        except Exception:  # noqa: BLE001 (dir() never raises, as lazr's)
+        except Exception:
             pass
         return sorted(names)
 

@@ -29,6 +29,7 @@ from wadlclient.lazr.restfulclient._browser import (
     restful_http_class,
     verify_from_environment,
 )
+from wadlclient.lazr.restfulclient._collection import Collection
 from wadlclient.lazr.restfulclient._environment import adapt_login, without_renewal
 from wadlclient.lazr.restfulclient._hosted import HostedFile, HostedFileBuffer, WadlResource
 from wadlclient.lazr.restfulclient._surface import LazrSurface
@@ -45,7 +46,6 @@ from wadlclient.objects import (
     url_of,
 )
 from wadlclient.objects.addresses import rewritten_address
-from wadlclient.objects.collection import first_page_of, forget_pages
 from wadlclient.schema import SUN_WADL_MEDIA_TYPE, Schema, schema_for
 
 __all__ = [
@@ -85,52 +85,6 @@ class Entry(LazrSurface, _objects.Entry):
             return representation[name]
 
 
-@named_as_lazr
-class Collection(LazrSurface, _objects.Collection[_objects.Entry]):
-    """A collection of the service, as lazr.restfulclient's ``Collection``.
-
-    Its parameters are those of its first page (``total_size``, ``start``,
-    ``entries``), read from that page as lazr reads them.
-    """
-
-    __slots__ = ()
-
-    @property
-    def _wadl_resource(self) -> WadlResource:
-        return WadlResource(url_of(self))
-
-    def _lazr_type(self) -> str | None:
-        info = self._state.info
-        if info is not None and info.id is not None:
-            return info.id
-        return f"{self._entry_type}-page-resource" if self._entry_type else None
-
-    def _lazr_document(self) -> dict[str, Any]:
-        page = first_page_of(self)
-        document: dict[str, Any] = {"entries": page.entries}
-        for key, value in (
-            ("total_size", page.total), ("start", page.start),
-            ("next_collection_link", page.next), ("total_size_link", page.total_link),
-        ):  # fmt: skip
-            if value is not None:
-                document[key] = value
-        return document
-
-    def _lookup(self, name: str) -> Any:
-        """A named operation, else a parameter of the page (lazr's order)."""
-        try:
-            return super()._lookup(name)
-        except AttributeError:
-            try:
-                return self.lp_get_parameter(name)
-            except KeyError:
-                raise self._no_attribute(name) from None
-
-    def lp_refresh(self, new_url: str | None = None, etag: str | None = None) -> None:
-        """Fetch the first page again at the next read."""
-        forget_pages(self)
-
-
 class _RootResource(_objects.ServiceRootResource):
     """The root resource loaded again (``service.load("")``), with lazr's ``_wadl_resource``."""
 
@@ -144,6 +98,10 @@ class _RootResource(_objects.ServiceRootResource):
 @named_as_lazr
 class ScalarValue(Resource):
     """A resource whose representation is one JSON value rather than an object."""
+
+    @property
+    def _wadl_resource(self) -> WadlResource:
+        return WadlResource(url_of(self))
 
     @property
     def value(self) -> Any:
@@ -167,7 +125,7 @@ class RootURI(str):
 def root_uri(url: str) -> Any:
     """lazr.uri's ``URI`` of ``url`` (``.append``, ``.host``, ``.resolve``), as lazr's root has."""
     try:
-        from lazr.uri import URI
+        from lazr.uri import URI  # type: ignore[import-untyped]
     except ImportError:
         return RootURI(url)
     return URI(url)
