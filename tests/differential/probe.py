@@ -144,11 +144,13 @@ class Probes:
             self.seen[f"{at} dir() has {name}"] = True
         self.probe(f"{at}.open() read", read_hosted, hosted)
 
-    def collection(self, at: str, owner: Any, name: str | None, made: Any = None) -> None:
-        """A collection paged every way a script does: read first, then sliced unread.
+    def collection(
+        self, at: str, owner: Any, name: str | None, made: Any = None, unread: bool = False
+    ) -> None:
+        """A collection paged every way a script does: its first page read, then sliced.
 
-        ``owner.name`` is the collection (read again for the unread slice);
-        ``made`` a collection an operation answered.
+        ``owner.name`` is the collection (read again for a slice before any
+        read when ``unread``); ``made`` a collection an operation answered.
         """
         collection = made if name is None else self.probe(at, attribute, owner, name)
         if collection is None:
@@ -164,9 +166,9 @@ class Probes:
         self.probe(f"{at}[0:2]", call, collection, "__getitem__", slice(0, 2))
         self.probe(f"{at}[-1]", call, collection, "__getitem__", -1)
         self.probe(f"list({at})", list, collection)
-        if name is not None:
-            unread = getattr(owner, name)
-            self.probe(f"{at}[1:3] unread", call, unread, "__getitem__", slice(1, 3))
+        if name is not None and unread:
+            fresh = getattr(owner, name)
+            self.probe(f"{at}[1:3] unread", call, fresh, "__getitem__", slice(1, 3))
 
     def operations(self, at: str, owner_type: str, owner: Any) -> None:
         """Every named operation of the owner, called with an argument for each param."""
@@ -205,10 +207,14 @@ class Probes:
             self.probe(f"root._root_uri.{method}(people)", call, uri, method, "people")
         self.probe("root._root_uri.ensureSlash()", call, uri, "ensureSlash")
         self.probe("root.lp_refresh()", call, lp, "lp_refresh")
+        first = next(iter(self.plan["entries"].values()))
+        entry = lp.load(first)
+        self.probe("entry == load again", call, entry, "__eq__", lp.load(first))
+        self.probe("entry.lp_refresh()", call, entry, "lp_refresh")
         for name in lp.lp_attributes:
             self.probe(f"root.{name}", attribute, lp, name)
         for name in self.plan["collections"]:
-            self.collection(f"root.{name}", lp, name)
+            self.collection(f"root.{name}", lp, name, unread=True)
             self.probe(f"root.{name}.lp_refresh()", call, getattr(lp, name), "lp_refresh")
             owner = getattr(lp, name)
             self.operations(f"root.{name}", self.plan["collection_types"][name], owner)
@@ -229,9 +235,7 @@ class Probes:
             self.surface(type_id, entry)
             self.probe(f"str({type_id})", str, entry)
             self.probe(f"repr({type_id})", repr, entry)
-            self.probe(f"{type_id} == load again", call, entry, "__eq__", self.lp.load(url))
             self.probe(f"{type_id}.no_such_name = 1", setattr, entry, "no_such_name", 1)
-            self.probe(f"{type_id}.lp_refresh()", call, entry, "lp_refresh")
             self.fields(type_id, entry)
             self.operations(type_id, type_id, entry)
 

@@ -92,6 +92,16 @@ class _Seeder:
             if entry_type is not None:
                 self.listed.setdefault(entry_type, name)
 
+    def pages_link_their_size(self) -> bool:
+        """Whether the WADL's pages may give ``total_size_link`` (a param of their JSON)."""
+        for type_id in self.schema.app.resource_types:
+            if type_id.endswith("-page-resource"):
+                representation = self.schema.app.json_representation(type_id)
+                return representation is not None and any(
+                    param.name == "total_size_link" for param in representation.params
+                )
+        return False
+
     def _is_entry(self, type_id: str) -> bool:
         return self.description.has_entry_type(type_id)
 
@@ -230,7 +240,8 @@ class _Seeder:
                 result = self.schema.result_info(method)
                 if result is not None and result.is_collection and result.entry_type:
                     plan.covered.setdefault(f"{result.entry_type}-page-resource", f"{at}.{name}()")
-                    plan.covered.setdefault("ScalarValue", f"{at}.{name}().total_size")
+                    if self.fake.total_size_link:
+                        plan.covered.setdefault("ScalarValue", f"{at}.{name}().total_size")
                 calls[name] = {param.name: self.argument(param) for param in method.params}
         return plan
 
@@ -239,9 +250,10 @@ def seeded(fake: FakeService) -> Plan:
     """Seed ``fake`` with every entry type and a handler for every operation; the plan.
 
     Operations' pages give ``total_size_link`` (a ``ScalarValue``), as
-    Launchpad's searches do; other pages give ``total_size``.
+    Launchpad's searches do, where the WADL's pages have one (devel has,
+    1.0 has not); other pages give ``total_size``.
     """
-    fake.total_size_link = True
     seeder = _Seeder(fake)
+    fake.total_size_link = seeder.pages_link_their_size()
     seeder.seed()
     return seeder.plan()
