@@ -143,10 +143,14 @@ def test_the_comparison_names_a_difference_no_row_explains() -> None:
     assert ABSENT in problems[0]
 
 
-@pytest.mark.parametrize("version", MORE_VERSIONS)
-def test_the_layer_observes_what_stock_observes_on_another_version(
-    version: str, tmp_path: Path
-) -> None:
-    run = observe(version, tmp_path)
-    problems, _used = unexplained(run.stock, run.wadlclient, documented())
-    assert not problems, f"{len(problems)} differences on {version}:\n" + "\n".join(problems[:40])
+if MORE_VERSIONS:
+
+    @pytest.mark.parametrize("version", MORE_VERSIONS)
+    def test_the_layer_observes_what_stock_observes_on_another_version(
+        version: str, tmp_path: Path
+    ) -> None:
+        run = observe(version, tmp_path)
+        problems, _used = unexplained(run.stock, run.wadlclient, documented())
+        assert not problems, f"{len(problems)} differences on {version}:\n" + "\n".join(
+            problems[:40]
+        )
