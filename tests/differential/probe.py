@@ -113,6 +113,7 @@ class Probes:
         """What every resource shows: its class, dir(), the lp_* lists, the constants."""
         self.seen[f"{at} class"] = lazr_class(value)
         self.seen[f"{at} type name"] = type(value).__name__
+        self.seen[f"{at} type module"] = type(value).__module__
         for name in public_dir(value):
             self.seen[f"{at} dir() has {name}"] = True
         for name in ("lp_attributes", "lp_entries", "lp_collections", "lp_operations"):

@@ -7,8 +7,7 @@ from typing import Any
 from wadlclient import objects as _objects
 from wadlclient.errors import ResponseError
 from wadlclient.lazr import named_as_lazr
-from wadlclient.lazr.restfulclient._hosted import WadlResource
-from wadlclient.lazr.restfulclient._surface import LazrSurface
+from wadlclient.lazr.restfulclient._surface import RESOURCE_MODULE, LazrSurface, WadlResource
 from wadlclient.objects import url_of
 from wadlclient.objects.collection import first_page_of, forget_pages
 
@@ -23,6 +22,7 @@ class Collection(LazrSurface, _objects.Collection[_objects.Entry]):
     ``entries``), read from that page as lazr reads them.
     """
 
+    __module__ = RESOURCE_MODULE
     __slots__ = ()
 
     @property

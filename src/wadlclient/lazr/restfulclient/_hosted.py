@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 import io
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 from wadlclient import objects as _objects
 from wadlclient.lazr import named_as_lazr
-from wadlclient.lazr.restfulclient._surface import LazrSurface
+from wadlclient.lazr.restfulclient._surface import RESOURCE_MODULE, LazrSurface, WadlResource
 from wadlclient.objects import session_of, url_of
 from wadlclient.objects.hosted import check_open_arguments
 
 __all__ = ["HostedFile", "HostedFileBuffer", "WadlResource"]
-
-#: Where lazr defines these classes (`named_as_lazr` maps it to lazr's name).
-_RESOURCE_MODULE = "wadlclient.lazr.restfulclient.resource"
-
-
-class WadlResource(NamedTuple):
-    """What lazr's ``resource._wadl_resource`` (a wadllib resource) tells: the URL."""
-
-    url: str
 
 
 @named_as_lazr
@@ -33,7 +24,7 @@ class HostedFileBuffer(_objects.HostedFileBuffer):
     with a conditional GET instead of downloading it again).
     """
 
-    __module__ = _RESOURCE_MODULE
+    __module__ = RESOURCE_MODULE
 
     def __init__(
         self,
@@ -71,7 +62,7 @@ class HostedFileBuffer(_objects.HostedFileBuffer):
 class HostedFile(LazrSurface, _objects.HostedFile):
     """A file the service stores, as lazr.restfulclient's ``HostedFile``."""
 
-    __module__ = _RESOURCE_MODULE
+    __module__ = RESOURCE_MODULE
     __slots__ = ()
 
     def _lazr_params(self) -> dict[str, str | None]:

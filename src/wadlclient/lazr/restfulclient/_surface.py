@@ -14,12 +14,24 @@ layer's entries, collections, hosted files and service root.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-from wadlclient.objects import Resource, representation_of, session_of
+from wadlclient.lazr import named_as_lazr
+from wadlclient.objects import Resource, representation_of, session_of, url_of
 from wadlclient.schema import FieldKind
 
-__all__ = ["FIND_ATTRIBUTES", "FIND_COLLECTIONS", "FIND_ENTRIES", "LazrSurface"]
+__all__ = [
+    "FIND_ATTRIBUTES",
+    "FIND_COLLECTIONS",
+    "FIND_ENTRIES",
+    "RESOURCE_MODULE",
+    "LazrSurface",
+    "ScalarValue",
+    "WadlResource",
+]
+
+#: Where lazr defines its resource classes (`named_as_lazr` maps it to lazr's name).
+RESOURCE_MODULE = "wadlclient.lazr.restfulclient.resource"
 
 #: lazr's markers for the kinds of parameter (``Resource.FIND_*``).
 FIND_COLLECTIONS = object()
@@ -27,6 +39,30 @@ FIND_ENTRIES = object()
 FIND_ATTRIBUTES = object()
 
 _COLLECTION_SUFFIX = "_collection_link"
+
+
+class WadlResource(NamedTuple):
+    """What lazr's ``resource._wadl_resource`` (a wadllib resource) tells: the URL."""
+
+    url: str
+
+
+@named_as_lazr
+class ScalarValue(Resource):
+    """A resource whose representation is one JSON value rather than an object."""
+
+    __module__ = RESOURCE_MODULE
+
+    @property
+    def _wadl_resource(self) -> WadlResource:
+        return WadlResource(url_of(self))
+
+    @property
+    def value(self) -> Any:
+        """The value, fetched now."""
+        return session_of(self).transport.request("GET", url_of(self)).json()
+
+
 _LINK_SUFFIX = "_link"
 
 
@@ -154,8 +190,6 @@ class LazrSurface:
         if link_type in ("HostedFile",):
             return session.hosted_file(url)
         if link_type == "ScalarValue":
-            from wadlclient.lazr.restfulclient.resource import ScalarValue
-
             return ScalarValue(session, url)
         if key.endswith(_COLLECTION_SUFFIX) or (link_type or "").endswith("-page-resource"):
             return session.collection(url, link_type)

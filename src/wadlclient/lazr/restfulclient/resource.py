@@ -32,7 +32,7 @@ from wadlclient.lazr.restfulclient._browser import (
 from wadlclient.lazr.restfulclient._collection import Collection
 from wadlclient.lazr.restfulclient._environment import adapt_login, without_renewal
 from wadlclient.lazr.restfulclient._hosted import HostedFile, HostedFileBuffer, WadlResource
-from wadlclient.lazr.restfulclient._surface import LazrSurface
+from wadlclient.lazr.restfulclient._surface import LazrSurface, ScalarValue
 from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
 from wadlclient.lazr.restfulclient._values import LAZR_CONVERTERS
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
@@ -93,20 +93,6 @@ class _RootResource(_objects.ServiceRootResource):
     @property
     def _wadl_resource(self) -> WadlResource:
         return WadlResource(url_of(self))
-
-
-@named_as_lazr
-class ScalarValue(Resource):
-    """A resource whose representation is one JSON value rather than an object."""
-
-    @property
-    def _wadl_resource(self) -> WadlResource:
-        return WadlResource(url_of(self))
-
-    @property
-    def value(self) -> Any:
-        """The value, fetched now."""
-        return session_of(self).transport.request("GET", url_of(self)).json()
 
 
 class RootURI(str):
