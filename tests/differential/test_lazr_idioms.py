@@ -21,10 +21,10 @@ def on_wadlclient(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 @pytest.fixture(params=["stock", "wadlclient"])
-def seen(request: pytest.FixtureRequest, on_wadlclient: dict[str, Any]) -> Any:
+def seen(request: pytest.FixtureRequest) -> Any:
     if request.param == "stock":
         return lambda name: idioms.IDIOMS[name]()
-    return on_wadlclient.__getitem__
+    return request.getfixturevalue("on_wadlclient").__getitem__
 
 
 def test_the_last_comment_is_at_total_size_minus_one(seen: Any) -> None:
