@@ -300,7 +300,7 @@ class ReplaySender:
         )
 
     def _hint(self, url: str) -> str:
-        """Why the recording may not answer ``url``: made for another address, or on a warm cache."""
+        """Why the recording may not answer ``url``: another address, or a warm cache."""
         asked = urlsplit(url)
         origins = {urlsplit(exchange.url)[:2] for exchange in self._exchanges}
         if origins and asked[:2] not in origins:
@@ -353,8 +353,9 @@ def recorded_root(path: str | Path, *args: Any, **kwargs: Any) -> ServiceRoot:
     """``ServiceRoot(*args, **kwargs)``, every exchange written to ``path`` when it closes.
 
     The root starts from an empty cache of its own (a temporary directory,
-    as ``cache=None`` makes), whatever ``cache`` says: an answer a warm cache would give without asking is
-    asked for and recorded, so that the recording replays on a fresh machine.
+    as ``cache=None`` makes), whatever ``cache`` says: an answer a warm
+    cache would give without asking is asked for and recorded, so that the
+    recording replays on a fresh machine.
     """
     if len(args) > 2:
         args = (*args[:2], None, *args[3:])
