@@ -70,6 +70,8 @@ class routed_to:
         self._launchpad = fake.launchpad
         self._target = urlsplit(fake.service_root)
         self._fake_origin = _origin(self._target)
+        #: Until a root asks for another (staging), the code is taken to ask for the published one.
+        self._published_origin = _origin(published)
         self._addresses = rewrite_service_addresses(self._root_address)
         self._routes = request_routes(self._request_address)
 
@@ -106,6 +108,8 @@ class routed_to:
         return None
 
     def __enter__(self) -> routed_to:
+        with _asked_lock:
+            _asked[self._fake_origin] = self._published_origin
         self._addresses.__enter__()
         self._routes.__enter__()
         return self
