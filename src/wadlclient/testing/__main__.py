@@ -10,6 +10,7 @@ a port in use) is one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import threading
 
@@ -53,10 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             "(the service root to give launchpadlib; Ctrl-C stops it)",
             flush=True,
         )
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
     return 0
 
 
