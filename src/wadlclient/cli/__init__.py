@@ -28,7 +28,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from wadlclient._version import __version__
 from wadlclient.cli.base import (
@@ -79,9 +79,16 @@ def _commands() -> list[Command]:
     return found
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a command-line mistake is one line (and where help is), not the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     statuses = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in EXIT_STATUSES.items())
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="wadlclient",
         description="Look at a WADL-described web service (lazr.restful dialect).",
         epilog=f"exit statuses:\n{statuses}",
@@ -95,7 +102,9 @@ def _parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
         help="log every HTTP exchange",
     )  # fmt: skip
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    subparsers = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_OneLineParser
+    )
     for command in commands:
         sub = subparsers.add_parser(command.name, help=command.help, parents=[common])
         command.add_arguments(sub)
