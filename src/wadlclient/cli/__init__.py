@@ -96,7 +96,7 @@ def _parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"wadlclient {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every HTTP exchange")
-    common = argparse.ArgumentParser(add_help=False)
+    common = _OneLineParser(add_help=False)
     # Before or after COMMAND; SUPPRESS so that the command's default does not undo a -v before.
     common.add_argument(
         "-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
