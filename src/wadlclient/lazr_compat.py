@@ -118,9 +118,9 @@ def _environment_problem() -> str:
     its first login, under a traceback of the program's own frames.
     """
     from wadlclient.errors import RestfulError
+    from wadlclient.http.limits import max_in_flight_from_env
     from wadlclient.lazr.restfulclient._browser import verify_from_environment
     from wadlclient.objects.links import look_ahead_from_env
-    from wadlclient.http.limits import max_in_flight_from_env
     from wadlclient.testing.record import RECORD_VARIABLE, REPLAY_VARIABLE
 
     if os.environ.get(RECORD_VARIABLE) and os.environ.get(REPLAY_VARIABLE):
