@@ -32,10 +32,10 @@ def test_jsonl_stopped_by_the_default_limit_says_so_on_stderr(
 
     assert status == 0
     assert len(out.splitlines()) == 10 < total["total_size"]
-    assert err == (
+    assert (
         f"wadlclient get: printed the first 10 of {total['total_size']} entries "
-        "(the default --limit); --limit 0 prints them all\n"
-    )
+        "(the default --limit); --limit 0 prints them all"
+    ) in err.splitlines()
 
 
 def test_jsonl_with_a_limit_of_ones_own_or_all_says_nothing(
@@ -70,10 +70,10 @@ def test_progress_with_a_limit_says_why_it_shows_no_bar(
 
     assert status == 0
     assert len(json.loads(out)["entries"]) == 2
-    assert err == (
+    assert (
         "wadlclient get: --progress shows no bar with --limit 2: the entries come in one "
-        "slice, not a walk (--limit 0 walks them all, with the bar)\n"
-    )
+        "slice, not a walk (--limit 0 walks them all, with the bar)"
+    ) in err.splitlines()
 
 
 @pytest.mark.parametrize(
