@@ -62,12 +62,19 @@ def test_a_launchpadlib_script_recorded_on_a_warm_cache_replays_on_an_empty_one(
     assert json.loads(replayed.stdout) == READ
 
 
-def test_a_script_run_against_the_fake_with_record_replays_for_launchpads_address(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("asked", "address"),
+    [
+        ("production", "https://api.launchpad.net/"),
+        ("staging", "https://api.staging.launchpad.net/"),
+    ],
+)
+def test_a_script_run_against_the_fake_with_record_replays_for_the_address_it_asked(
+    tmp_path: Path, asked: str, address: str
 ) -> None:
     seed, recording = tmp_path / "seed.py", tmp_path / "rec" / "session.json"
     seed.write_text(SEED)
-    script = (str(SCRIPT), "production", "devel")
+    script = (str(SCRIPT), asked, "devel")
 
     recorded = run_script("--fake", str(seed), "--record", str(recording), *script)
     replayed = run_script("--replay", str(recording), *script)
@@ -76,7 +83,7 @@ def test_a_script_run_against_the_fake_with_record_replays_for_launchpads_addres
     assert json.loads(recorded.stdout) == READ
     text = recording.read_text()
     assert "127.0.0.1" not in text
-    assert '"url": "https://api.launchpad.net/devel/~ada"' in text
+    assert f'"url": "{address}devel/~ada"' in text
     assert replayed.returncode == 0, replayed.stderr
     assert json.loads(replayed.stdout) == READ
 

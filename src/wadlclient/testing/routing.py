@@ -107,6 +107,14 @@ class routed_to:
             )
         return None
 
+    def remember(self, url: str) -> None:
+        """The code asked for the service at ``url`` (a login moved to the fake without the
+        root's rewrite, as `patched_launchpad`'s): recordings hold its address."""
+        parts = urlsplit(url)
+        if self._stands_in_for(_host(parts)):
+            with _asked_lock:
+                _asked[self._fake_origin] = _origin(parts)
+
     def __enter__(self) -> routed_to:
         with _asked_lock:
             _asked[self._fake_origin] = self._published_origin
