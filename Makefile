@@ -1,5 +1,6 @@
 # Two commands on a fresh machine: `make demo` and `make test`.
-# Each creates .venv when missing and installs what it needs.
+# Each creates .venv when missing and installs what it needs: `make demo` the
+# client and the example service only, `make test` every development extra.
 # `make docs` builds the API reference (warnings are errors); `make package`
 # builds the sdist and wheel, checks them, installs the wheel into a clean venv,
 # and builds them again with the oldest hatchling pyproject.toml accepts.
@@ -7,20 +8,34 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+DIGEST := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# Two stamps, each naming the pyproject.toml it was installed from: the demo's (the
+# client and the example service) and the whole development set's (every extra).
+# The whole set includes the demo's, so installing it stamps both.
+DEMO_STAMP := $(VENV)/.demo-$(DIGEST)
+STAMP  := $(VENV)/.installed-$(DIGEST)
 
 .PHONY: launchpad-typed demo test redis-server test-launchpadlib test-restfulclient lint docs package bench bench-smoke venv clean
 
+# make demo: only what the tour needs, the client and the example service ([server]).
+$(DEMO_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[server]'
+	rm -f $(VENV)/.demo-*
+	touch $(DEMO_STAMP)
+
+# make test and the others: every development extra (tests, lint, benchmarks, docs, packaging).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint,bench,docs,package]'
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+	rm -f $(VENV)/.installed-* $(VENV)/.demo-*
+	touch $(STAMP) $(DEMO_STAMP)
 
 venv: $(STAMP)
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/python examples/tour.py
 
 lint: $(STAMP)

@@ -5,6 +5,8 @@ The README is the guided tour, tested as written; the site shows it as
 ``tour.md`` rather than keeping a second copy. Its links to ``docs/...``
 pages become links between site pages; links to other files of the
 repository (which the site does not publish) become their plain text.
+A docs page links to the README as ``../README.md``, which works in the
+repository too, and the site makes it ``tour.md``.
 
 A browser refuses mkdocs's search on a ``file://`` page (a web worker, an
 XHR); ``search/search_index.js`` holds the same index as a script, which
@@ -21,6 +23,7 @@ from mkdocs.structure.files import File, Files
 
 README = Path(__file__).with_name("README.md")
 _DOCS_LINK = re.compile(r"\]\(docs/([^)]+)\)")
+_README_LINK = re.compile(r"\]\(\.\./README\.md")
 _REPOSITORY_LINK = re.compile(r"\[([^\]]+)\]\((?!https?:|#|docs/)([^)]+)\)")
 
 
@@ -32,6 +35,12 @@ def tour_markdown(readme: str) -> str:
     text = "\n".join(lines) + "\n"
     text = _DOCS_LINK.sub(r"](\1)", text)
     return _REPOSITORY_LINK.sub(r"\1 (`\2` in the repository)", text)
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    """A docs page's links to the README (``../README.md``, which works in the repository)
+    go to the tour page, the README's place on the site."""
+    return _README_LINK.sub(r"](tour.md", markdown)
 
 
 def on_post_build(config: Any) -> None:

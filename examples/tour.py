@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 
 import wadlclient
-from cookbook_service.testing import run_service
+from cookbook_service.running import run_service
 from wadlclient import AccessToken, BasicHttpAuthorizer, OAuthAuthorizer, ServiceRoot
 from wadlclient.errors import Unauthorized
 

@@ -20,8 +20,9 @@ import socket
 import sys
 from collections.abc import Sequence
 
-from cookbook_service.app import AUTH_MODES, ServiceConfig, create_app
+from cookbook_service.auth import AUTH_MODES
 from cookbook_service.handlers import MAX_PAGE_SIZE
+from cookbook_service.running import SERVER_EXTRA_HINT
 from cookbook_service.store import Store
 
 _COMMANDS = ("serve", "add-user", "add-consumer", "add-token")
@@ -149,8 +150,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    # Imported here: the credential commands need neither, and without the [server]
+    # extra serving is one line saying what to install, not an import's traceback.
+    try:
+        import uvicorn
 
+        from cookbook_service.app import ServiceConfig, create_app
+    except ModuleNotFoundError as error:
+        print(f"python -m cookbook_service: {SERVER_EXTRA_HINT} ({error})", file=sys.stderr)
+        return 2
     store = Store(args.db, seed_recipes=args.seed_recipes)
     config = ServiceConfig(
         auth=args.auth,

@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from cookbook_service.auth import AuthenticationFailed, authenticate_request
+from cookbook_service.auth import AUTH_MODES, AuthenticationFailed, authenticate_request
 from cookbook_service.handlers import Answer, Call, Problem, Service
 from cookbook_service.journal import Journal, JournalEntry
 from cookbook_service.store import Store
@@ -41,7 +41,6 @@ log = logging.getLogger("cookbook_service")
 
 #: The largest request body accepted (413 beyond).
 MAX_BODY_BYTES = 4 * 1024 * 1024
-AUTH_MODES = ("none", "basic", "oauth")
 REALM = "cookbook"
 #: With ``journal_endpoint``: the path answering the journal's totals (benchmarks read it).
 JOURNAL_PATH = "/_journal"

@@ -32,6 +32,7 @@ from oauthlib.oauth1.rfc5849 import utils as oauth_utils
 __all__ = [
     "ACCESS_ANONYMOUS",
     "ACCESS_WRITE",
+    "AUTH_MODES",
     "AuthenticationFailed",
     "CredentialStore",
     "Principal",
@@ -40,6 +41,9 @@ __all__ = [
     "hash_password",
     "verify_password",
 ]
+
+#: The ways the service can be run: no authorization, HTTP Basic, OAuth 1.0a.
+AUTH_MODES = ("none", "basic", "oauth")
 
 ACCESS_WRITE = "write"
 ACCESS_ANONYMOUS = "anonymous"

@@ -8,6 +8,11 @@ changing its imports::
     with ServiceRoot(BasicHttpAuthorizer("ada", "secret"), "http://127.0.0.1:8080/") as root:
         for recipe in root.recipes[:10]:
             print(recipe.id, recipe.dish.name)
+
+PYTEST_DONT_REWRITE: pytest marks the package of its plugin (the testing
+kit's) for assertion rewriting, and warns when the package was imported
+before it started, as ``python -m wadlclient.lazr_compat -m pytest`` does;
+the package holds no assertion of a test, so pytest leaves it alone.
 """
 
 from wadlclient._lazy import lazy_names as _lazy_names

@@ -1,29 +1,35 @@
 """Run a program with lazr.restfulclient served by wadlclient, changing none of its code.
 
-    python -m wadlclient.lazr_compat [--record FILE | --replay FILE] script.py [args...]
-    python -m wadlclient.lazr_compat [--record FILE | --replay FILE] -m package.module [args...]
+    python -m wadlclient.lazr_compat [options] script.py [args...]
+    python -m wadlclient.lazr_compat [options] -m package.module [args...]
 
 ``--record FILE`` writes every exchange to FILE, credentials scrubbed;
 ``--replay FILE`` answers them from it and sends nothing (the testing
 kit's `wadlclient.testing.record`; the same as setting WADLCLIENT_RECORD
-or WADLCLIENT_REPLAY).
+or WADLCLIENT_REPLAY). ``--fake SEED`` runs the program against a fake
+Launchpad filled by the seed file's ``seed(fake)`` (`wadlclient.testing.seeding`),
+every login and every Launchpad address routed to it; ``--launchpad VERSION``
+picks the API version it fakes (devel by default).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import runpy
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from wadlclient import install_as_lazr_restfulclient
 
 _USAGE = (
     "usage: python -m wadlclient.lazr_compat [--record FILE | --replay FILE] "
-    "(script.py | -m module) [args...]"
+    "[--fake SEED [--launchpad VERSION]] (script.py | -m module) [args...]"
 )
 _SESSION_OPTIONS = {"--record": "WADLCLIENT_RECORD", "--replay": "WADLCLIENT_REPLAY"}
+_FAKE_OPTIONS = ("--fake", "--launchpad")
 
 
 def main(argv: list[str]) -> int:
@@ -37,20 +43,34 @@ def main(argv: list[str]) -> int:
     if argv and argv[0] in ("-h", "--help"):
         print(f"{_USAGE}\n\n{__doc__.strip().splitlines()[0]}")
         return 0
-    while argv and argv[0] in _SESSION_OPTIONS:
+    fake: dict[str, str] = {}
+    while argv and (argv[0] in _SESSION_OPTIONS or argv[0] in _FAKE_OPTIONS):
         if len(argv) < 2:
             print(_USAGE, file=sys.stderr)
             return 2
-        os.environ[_SESSION_OPTIONS[argv[0]]] = argv[1]
+        if argv[0] in _FAKE_OPTIONS:
+            fake[argv[0]] = argv[1]
+        else:
+            os.environ[_SESSION_OPTIONS[argv[0]]] = argv[1]
         argv = argv[2:]
     if not argv or (argv[0] == "-m" and len(argv) < 2):
         print(_USAGE, file=sys.stderr)
         return 2
-    problem = _replay_problem()
+    problem = _environment_problem() or _replay_problem()
     if problem:
         print(f"python -m wadlclient.lazr_compat: {problem}", file=sys.stderr)
         return 2
     install_as_lazr_restfulclient()
+    try:
+        with _faked(fake):
+            return _run(argv)
+    except _FakeRefused as refused:
+        print(f"python -m wadlclient.lazr_compat: {refused}", file=sys.stderr)
+        return 2
+
+
+def _run(argv: list[str]) -> int:
+    """Run the script or module ``argv`` names as ``__main__``; 2 when there is none."""
     if argv[0] == "-m":
         if importlib.util.find_spec(argv[1].partition(".")[0]) is None:
             print(f"python -m wadlclient.lazr_compat: no module named {argv[1]!r}", file=sys.stderr)
@@ -66,6 +86,54 @@ def main(argv: list[str]) -> int:
         sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
         runpy.run_path(argv[0], run_name="__main__")
     return 0
+
+
+class _FakeRefused(Exception):
+    """The fake ``--fake`` asks for cannot be made (the message says why)."""
+
+
+@contextlib.contextmanager
+def _faked(options: dict[str, str]) -> Iterator[None]:
+    """With ``--fake SEED``: a fake Launchpad, every login and Launchpad address routed to it."""
+    if "--fake" not in options:
+        if options:
+            raise _FakeRefused("--launchpad picks the version of a --fake Launchpad: give --fake")
+        yield
+        return
+    from wadlclient.testing.launchpad import patched_launchpad
+    from wadlclient.testing.seeding import SeedError, launchpad_fake
+
+    try:
+        fake = launchpad_fake(options.get("--launchpad", "devel"), options["--fake"])
+    except SeedError as error:
+        raise _FakeRefused(str(error)) from None
+    with fake, patched_launchpad(fake):
+        yield
+
+
+def _environment_problem() -> str:
+    """What is wrong with a ``WADLCLIENT_*`` setting the layer reads ("" when nothing is).
+
+    Checked before the program starts: it would otherwise fail deep inside
+    its first login, under a traceback of the program's own frames.
+    """
+    from wadlclient.errors import RestfulError
+    from wadlclient.http.limits import max_in_flight_from_env
+    from wadlclient.lazr.restfulclient._browser import verify_from_environment
+    from wadlclient.objects.links import look_ahead_from_env
+    from wadlclient.testing.record import RECORD_VARIABLE, REPLAY_VARIABLE
+
+    if os.environ.get(RECORD_VARIABLE) and os.environ.get(REPLAY_VARIABLE):
+        return f"{RECORD_VARIABLE} and {REPLAY_VARIABLE} are both set: choose one"
+    from wadlclient.cache import cache_from_environment
+
+    for check in (cache_from_environment, look_ahead_from_env, max_in_flight_from_env,
+                  verify_from_environment):  # fmt: skip
+        try:
+            check()
+        except (RestfulError, ValueError) as error:
+            return str(error)
+    return ""
 
 
 def _replay_problem() -> str:

@@ -56,24 +56,22 @@ def silent_server() -> Iterator[tuple[socket.socket, int]]:
 
 
 def test_a_refused_connection_fails_in_one_line_within_seconds(closed_port: int) -> None:
-    done, took = wadlclient("describe", f"http://127.0.0.1:{closed_port}/")
+    done, _took = wadlclient("describe", f"http://127.0.0.1:{closed_port}/")
 
     assert done.returncode == 3
     line = one_line(done.stderr)
     assert line.startswith(f"wadlclient: GET http://127.0.0.1:{closed_port}/1.0/: could not")
-    assert "3 attempts" in line  # the default: two retries, told in the one line
-    assert took < 5.0  # the library's own policy spends 6 s and prints 7 lines
+    assert "3 attempts" in line  # the default: two retries (the library's own makes 7)
 
 
 def test_an_unknown_host_fails_in_one_line_within_seconds() -> None:
     # .invalid never resolves (RFC 6761); wadlclient does not retry a name that does not exist.
-    done, took = wadlclient("describe", "http://wadlclient-test.invalid/")
+    done, _took = wadlclient("describe", "http://wadlclient-test.invalid/")
 
     assert done.returncode == 3
-    assert one_line(done.stderr).startswith(
-        "wadlclient: GET http://wadlclient-test.invalid/1.0/: could not connect"
-    )
-    assert took < 5.0
+    line = one_line(done.stderr)
+    assert line.startswith("wadlclient: GET http://wadlclient-test.invalid/1.0/: could not connect")
+    assert "attempts" not in line  # sent once: a name that does not exist is not retried
 
 
 def test_retries_sets_how_often_a_failed_request_is_sent_again(closed_port: int) -> None:
@@ -96,7 +94,9 @@ def test_timeout_bounds_a_request_to_a_server_that_never_answers(
 
     assert done.returncode == 3
     assert "timed out" in one_line(done.stderr)
-    assert took < 10.0  # the default read timeout is 30 s
+    # A timeout can only be shown in time: a bound twenty times the one asked, a third of
+    # the default read timeout (30 s) that it replaces.
+    assert took < 10.0
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "soon", "inf", "nan"])

@@ -244,3 +244,47 @@ def test_search_works_on_the_site_opened_from_disk(site: Path, tmp_path: Path) -
     assert nothing == []
     pages = [page for page in site.rglob("*.html") if page.name != "404.html"]
     assert all("js/search-from-disk.js" in page.read_text(encoding="utf-8") for page in pages)
+
+
+#: A Markdown link's target; links with a scheme, and anchors of the same page, are left out.
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+_ELSEWHERE = ("http:", "https:", "mailto:", "#", "data:", "javascript:")
+
+
+def _markdown_links(path: Path) -> list[str]:
+    """The relative links of a Markdown file, code (fenced or inline) left out."""
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return [target for target in _LINK.findall(text) if not target.startswith(_ELSEWHERE)]
+
+
+def test_every_relative_link_of_the_readme_and_docs_resolves_in_the_repository() -> None:
+    """As GitHub and an editor follow them: the file each names exists beside the document."""
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    broken = [
+        f"{path.relative_to(ROOT)}: {target}"
+        for path in files
+        for target in _markdown_links(path)
+        if not (path.parent / unquote(target.partition("#")[0])).exists()
+    ]
+
+    assert broken == []
+
+
+def _resolves(site: Path, page: Path, href: str) -> bool:
+    """Whether a link of ``page`` names a file of the site (``/x``: from its root, as 404.html)."""
+    path = unquote(urlsplit(href).path)
+    if not path:
+        return True
+    return (site / path.lstrip("/") if path.startswith("/") else page.parent / path).exists()
+
+
+def test_every_link_of_the_site_resolves_in_the_site(site: Path) -> None:
+    broken = [
+        f"{page.relative_to(site)}: {href}"
+        for page in sorted(site.rglob("*.html"))
+        for href in re.findall(r'(?:href|src)="([^"]+)"', page.read_text(encoding="utf-8"))
+        if not href.startswith(_ELSEWHERE) and not _resolves(site, page, href)
+    ]
+
+    assert broken == []

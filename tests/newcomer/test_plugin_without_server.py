@@ -58,3 +58,26 @@ def test_run_service_without_the_server_extra_raises_the_hint(
         run_service(),
     ):
         pass
+
+
+# ``python -m cookbook_service`` in a child where starlette and uvicorn cannot be imported.
+SERVICE_RUNNER = """
+import runpy, sys
+sys.modules["starlette"] = sys.modules["uvicorn"] = None
+sys.argv = ["cookbook_service", "--port", "0"]
+runpy.run_module("cookbook_service", run_name="__main__")
+"""
+
+
+def test_the_service_command_without_the_server_extra_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", SERVICE_RUNNER],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
+    )  # fmt: skip
+
+    assert done.returncode == 2
+    assert done.stderr.startswith(
+        "python -m cookbook_service: the cookbook example service needs the [server] extra: "
+        "pip install 'wadlclient[server]'"
+    )
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

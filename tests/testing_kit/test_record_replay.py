@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -30,20 +29,15 @@ def record_people(wadl: bytes, path: Path, lookups: int) -> tuple[list[str], str
         return names, fake.service_root, len(fake.journal)
 
 
-def test_a_50_request_session_replays_offline_in_under_a_second(
-    launchpad_wadl_bytes: bytes, tmp_path: Path
-) -> None:
+def test_a_50_request_session_replays_offline(launchpad_wadl_bytes: bytes, tmp_path: Path) -> None:
     path = tmp_path / "session.json"
     recorded, root_url, served = record_people(launchpad_wadl_bytes, path, 48)
     assert served == 50  # the WADL, the root, 48 look-ups; the fake is closed from here on
 
-    started = time.perf_counter()
     with replayed_root(path, None, root_url) as root:
         replayed = [root.people[number].display_name for number in range(48)]
-    elapsed = time.perf_counter() - started
 
     assert replayed == recorded
-    assert elapsed < 1.0
 
 
 def test_the_recording_is_readable_and_holds_no_credentials(

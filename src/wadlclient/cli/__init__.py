@@ -28,7 +28,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from wadlclient._version import __version__
 from wadlclient.cli.base import (
@@ -80,9 +80,16 @@ def _commands() -> list[Command]:
     return found
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a command-line mistake is one line (and where help is), not the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     statuses = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in EXIT_STATUSES.items())
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="wadlclient",
         description="Look at a WADL-described web service (lazr.restful dialect).",
         epilog=f"exit statuses:\n{statuses}",
@@ -90,13 +97,15 @@ def _parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"wadlclient {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every HTTP exchange")
-    common = argparse.ArgumentParser(add_help=False)
+    common = _OneLineParser(add_help=False)
     # Before or after COMMAND; SUPPRESS so that the command's default does not undo a -v before.
     common.add_argument(
         "-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
         help="log every HTTP exchange",
     )  # fmt: skip
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    subparsers = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_OneLineParser
+    )
     for command in commands:
         sub = subparsers.add_parser(command.name, help=command.help, parents=[common])
         command.add_arguments(sub)

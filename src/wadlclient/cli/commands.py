@@ -71,13 +71,14 @@ def _get_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit",
         type=non_negative,
-        default=10,
-        help="entries of a collection to print (default 10; 0: all, by a walk)",
+        default=None,
+        help=f"entries of a collection to print (default {DEFAULT_LIMIT}, all with --progress; "
+        "0: all, by a walk)",
     )
     parser.add_argument(
         "--progress",
         action="store_true",
-        help="a progress bar on stderr while walking (needs the [progress] extra)",
+        help="walk all the entries with a progress bar on stderr (needs the [progress] extra)",
     )
     parser.add_argument(
         "--jsonl",
@@ -127,6 +128,27 @@ def _with_progress(entries: Iterable[Entry], total: int) -> Iterable[Entry]:
     return bar
 
 
+#: The entries of a collection ``get`` prints unless told (``--limit``).
+DEFAULT_LIMIT = 10
+
+
+def _limit(asked: int | None, progress: bool) -> int:
+    """The number of entries to print (0: all): ``--progress`` walks them all unless limited.
+
+    A bar is shown only for a walk: a limited number is fetched as one
+    slice, so ``--progress`` with ``--limit N`` says on stderr that it shows none.
+    """
+    if asked is None:
+        return 0 if progress else DEFAULT_LIMIT
+    if progress and asked:
+        print(
+            f"wadlclient get: --progress shows no bar with --limit {asked}: the entries come "
+            "in one slice, not a walk (--limit 0 walks them all, with the bar)",
+            file=sys.stderr,
+        )
+    return asked
+
+
 def _collection_entries(
     collection: Collection[Entry], limit: int, progress: bool
 ) -> Iterable[Entry]:
@@ -139,6 +161,16 @@ def _collection_entries(
     return entries
 
 
+def _say_when_cut(collection: Collection[Entry], printed: int, args: argparse.Namespace) -> None:
+    """One line on stderr when the default limit left entries out, saying how to get them all."""
+    if args.limit is None and printed == DEFAULT_LIMIT and len(collection) > printed:
+        print(
+            f"wadlclient get: printed the first {printed} of {len(collection)} entries "
+            "(the default --limit); --limit 0 prints them all",
+            file=sys.stderr,
+        )
+
+
 def _run_get(args: argparse.Namespace) -> int:
     """The resource's JSON as the service sent it: an entry, or a collection's size and entries."""
     from wadlclient.objects import Collection, representation_of
@@ -146,10 +178,15 @@ def _run_get(args: argparse.Namespace) -> int:
     with open_root(args) as root:
         resource = root.load(_target_url(root, args.path))
         if isinstance(resource, Collection):
-            entries = _collection_entries(resource, args.limit, args.progress)
+            entries = _collection_entries(
+                resource, _limit(args.limit, args.progress), args.progress
+            )
             if args.jsonl:
+                printed = 0
                 for entry in entries:
                     print(json.dumps(representation_of(entry), ensure_ascii=False), flush=True)
+                    printed += 1
+                _say_when_cut(resource, printed, args)
                 return 0
             result: Any = {
                 "total_size": len(resource),

@@ -3,7 +3,8 @@
 `send` -> `_send_handling_redirects` -> `_send_handling_retries` ->
 `_authorized` -> `Sender.send`; `open` ends in `Sender.open` instead (a
 2xx answer's body left on the wire); `start_first` puts a first attempt on
-the wire at once (`StartingSender.start`) for `send` to read later.
+the wire at once (`StartingSender.start`) for `send` to read later. Each
+hop goes where the request routes in force say (`routes`: the testing kit's).
 `wadlclient.http.transport.Transport` drives it; it knows neither the
 cache nor the caller's arguments, only requests, hops and tries.
 """
@@ -22,6 +23,7 @@ from wadlclient.http.models import Request, Response, Timeout
 from wadlclient.http.parts import Authorizer, is_at, timeout_left
 from wadlclient.http.redirects import check_redirect, next_request, redirect_location
 from wadlclient.http.retry import Retry, RetryExhausted, is_transient
+from wadlclient.http.routes import RouteRefused, routed
 from wadlclient.http.sender import Exchange, Sender, StartingSender, StreamingSender
 from wadlclient.http.stream import StreamedResponse, whole_stream
 from wadlclient.http.tries import Tries
@@ -102,6 +104,10 @@ class Pipeline:
         sender = self.sender
         if not isinstance(sender, StartingSender):
             return None
+        try:
+            request = routed(request)
+        except RouteRefused:
+            return None  # refused again, and raised, when the answer is asked for
         origin = self._credentials_origin(request.url)
         try:
             lease = self._spend(request, end, slot=True)
@@ -130,22 +136,23 @@ class Pipeline:
 
         ``started``: the first hop's first attempt, already on the wire.
         """
-        origin = self._credentials_origin(request.url)
+        sent = routed(request)
+        origin = self._credentials_origin(sent.url)
         asked = request
         for _hop in range(self._max_redirects + 1):
-            same_origin = is_at(request.url, origin)
-            response = self._send_handling_retries(request, same_origin, end, send, started)
+            same_origin = is_at(sent.url, origin)
+            response = self._send_handling_retries(sent, same_origin, end, send, started)
             started = None
             if isinstance(response, StreamedResponse):
                 return response
             location = redirect_location(response) if follow_redirects else None
             if location is None:
                 return response
-            next_hop = next_request(request, response.status, location)
-            check_redirect(request, next_hop, self._allow_insecure_redirects)
-            where = (request.method, shown_url(request.url), response.status)
+            next_hop = next_request(sent, response.status, location)
+            check_redirect(sent, next_hop, self._allow_insecure_redirects)
+            where = (sent.method, shown_url(sent.url), response.status)
             logger.debug("%s %s -> %d redirect to %s", *where, shown_url(next_hop.url))
-            request = next_hop
+            sent = routed(next_hop)
         raise TransportError(
             f"{asked.method} {shown_url(asked.url)}: more than {self._max_redirects} redirects",
             url=asked.url,

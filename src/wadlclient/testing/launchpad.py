@@ -53,15 +53,21 @@ def patched_launchpad(fake: FakeService, *, cache: str | None = None) -> Iterato
             "patched_launchpad needs launchpadlib: pip install launchpadlib"
         ) from None
 
+    from launchpadlib.uris import lookup_service_root
+
     # Any: the class is patched, whatever its stubs say of its methods.
     Launchpad: Any = launchpad_class
     saved = {name: Launchpad.__dict__[name] for name in _PATCHED}
     original_init = saved["__init__"]
     asked_version = _argument_reader(original_init, "version")
+    asked_root = _argument_reader(original_init, "service_root")
+    routing = routed_to(fake)
 
     def __init__(self: Any, credentials: Any, *args: Any, **kwargs: Any) -> None:
         engine = args[0] if args else kwargs.get("authorization_engine")
         store = args[1] if len(args) > 1 else kwargs.get("credential_store")
+        # What the code asked for: a recording made meanwhile holds it, not the fake's address.
+        routing.remember(lookup_service_root(asked_root(self, credentials, *args, **kwargs)))
         original_init(
             self, credentials, engine, store,
             service_root=fake.service_root,
@@ -72,26 +78,30 @@ def patched_launchpad(fake: FakeService, *, cache: str | None = None) -> Iterato
         )  # fmt: skip
 
     login_version = _argument_reader(saved["login_with"].__func__, "version")
+    login_root = _argument_reader(saved["login_with"].__func__, "service_root")
     anonymous_version = _argument_reader(saved["login_anonymously"].__func__, "version")
+    anonymous_root = _argument_reader(saved["login_anonymously"].__func__, "service_root")
 
     def login_with(cls: Any, *args: Any, **kwargs: Any) -> Any:
         name = (args[0] if args else None) or kwargs.get("application_name")
         name = name or kwargs.get("consumer_name") or "wadlclient-testing"
         token = AccessToken(FAKE_TOKEN, "fake-launchpad-secret")
-        version = login_version(cls, *args, **kwargs)
-        return cls(Credentials(name, access_token=token), None, None, version=version)
+        version, root = login_version(cls, *args, **kwargs), login_root(cls, *args, **kwargs)
+        credentials = Credentials(name, access_token=token)
+        return cls(credentials, None, None, service_root=root, version=version)
 
     def login_anonymously(cls: Any, *args: Any, **kwargs: Any) -> Any:
         name = args[0] if args else kwargs.get("consumer_name")
         credentials = Credentials(name, access_token=AnonymousAccessToken())
         version = anonymous_version(cls, *args, **kwargs)
-        return cls(credentials, None, None, version=version)
+        root = anonymous_root(cls, *args, **kwargs)
+        return cls(credentials, None, None, service_root=root, version=version)
 
     Launchpad.__init__ = __init__
     Launchpad.login_with = classmethod(login_with)
     Launchpad.login_anonymously = classmethod(login_anonymously)
     try:
-        with routed_to(fake):
+        with routing:
             yield fake
     finally:
         for name, value in saved.items():

@@ -46,6 +46,7 @@ from wadlclient.testing.recording_file import (
     sidecar_body,
     write_recording,
 )
+from wadlclient.testing.routing import as_asked
 from wadlclient.testing.scrub import SCRUBBED, Scrubber, credentials_of, secret_name
 
 __all__ = [
@@ -109,6 +110,33 @@ def _asks_for_a_secret(request: Request) -> bool:
     return any(name == "ws.op" and secret_name(value) for name, value in pairs)
 
 
+def _as_asked(request: Request, response: Response) -> tuple[Request, Response]:
+    """An exchange with a routed fake as made with the address the code asked for (`routed_to`)."""
+    url = as_asked(request.url)
+    if url == request.url:
+        return request, response
+    return (
+        Request(request.method, url, request.headers, _bytes_as_asked(request.body)),
+        Response(
+            response.status,
+            response.reason,
+            Headers([(name, as_asked(value)) for name, value in response.headers.items()]),
+            _bytes_as_asked(response.content) or b"",
+            as_asked(response.url),
+        ),
+    )
+
+
+def _bytes_as_asked(content: bytes | None) -> bytes | None:
+    """A body with a routed fake's address as asked; one that is not UTF-8 as it is."""
+    if not content:
+        return content
+    try:
+        return as_asked(content.decode("utf-8")).encode("utf-8")
+    except UnicodeDecodeError:
+        return content
+
+
 class Recording:
     """The exchanges recorded into one file, from one sender or several (a process's roots).
 
@@ -134,6 +162,7 @@ class Recording:
         self.hold(*credentials_of(authorizer))
 
     def add(self, request: Request, response: Response) -> None:
+        request, response = _as_asked(request, response)
         with self._lock:
             self._scrubber.learn(request.headers)
             self._raw.append((request, response))
@@ -175,6 +204,10 @@ class RecordingSender:
     """Sends through ``inner`` (a new connection pool by default) and keeps every exchange.
 
     The file is written, whole and atomically, when the sender closes.
+    Each request goes without its conditions (``If-None-Match``,
+    ``If-Modified-Since``): an answer recorded is whole, never a 304 that
+    only a warm cache could use, so the recording replays on a fresh
+    machine (the client takes a 200 to a revalidation as a new version).
     """
 
     def __init__(
@@ -185,6 +218,7 @@ class RecordingSender:
         self._inner = inner if inner is not None else ConnectionPool()
 
     def send(self, request: Request, *, timeout: Timeout) -> Response:
+        request = _unconditional(request)
         response = self._inner.send(request, timeout=timeout)
         self.recording.add(request, response)
         return response
@@ -192,6 +226,19 @@ class RecordingSender:
     def close(self) -> None:
         self._inner.close()
         self.recording.write()
+
+
+_CONDITIONS = ("if-none-match", "if-modified-since")
+
+
+def _unconditional(request: Request) -> Request:
+    """``request`` without the headers that would let the server answer 304."""
+    if not any(name in request.headers for name in _CONDITIONS):
+        return request
+    headers = request.headers.copy()
+    for name in _CONDITIONS:
+        headers.pop(name, None)
+    return Request(request.method, request.url, headers, request.body)
 
 
 _Key = tuple[str, str, str]
@@ -233,11 +280,17 @@ class ReplaySender:
         with self._lock:
             number = self._take(key)
         if number is None:
-            again = " again" if key in self._exact else ""
             raise UnrecordedRequest(
-                f"{request.method} {scrub(request.url)}{again}: not in the recording {self.path}"
+                f"{request.method} {scrub(request.url)}{' again' if key in self._exact else ''}: "
+                f"not in the recording {self.path}{self._hint(request.url)}"
             )
         exchange = self._exchanges[number]
+        if exchange.status == 304 and not any(name in request.headers for name in _CONDITIONS):
+            raise UnrecordedRequest(
+                f"{request.method} {scrub(request.url)}: the recording {self.path} holds only "
+                "a 304 Not Modified for it: it was recorded on a warm cache; record it again "
+                "with this version of wadlclient (a recording now stores whole answers)"
+            )
         return Response(
             exchange.status,
             exchange.reason,
@@ -245,6 +298,17 @@ class ReplaySender:
             exchange.content,
             request.url,
         )
+
+    def _hint(self, url: str) -> str:
+        """Why the recording may not answer ``url``: another address, or a warm cache."""
+        asked = urlsplit(url)
+        origins = {urlsplit(exchange.url)[:2] for exchange in self._exchanges}
+        if origins and asked[:2] not in origins:
+            recorded = ", ".join(sorted(f"{scheme}://{netloc}/" for scheme, netloc in origins))
+            return f" (it was recorded for {recorded}, another address)"
+        if any(exchange.status == 304 for exchange in self._exchanges):
+            return " (it was recorded on a warm cache: its 304s hold nothing to replay)"
+        return ""
 
     def _take(self, key: _Key) -> int | None:
         """The first unused exchange recorded for ``key``: exactly, else through a scrubbed part."""
@@ -286,7 +350,17 @@ def _root_with(sender: Sender, *args: Any, **kwargs: Any) -> ServiceRoot:
 
 
 def recorded_root(path: str | Path, *args: Any, **kwargs: Any) -> ServiceRoot:
-    """``ServiceRoot(*args, **kwargs)``, every exchange written to ``path`` when it closes."""
+    """``ServiceRoot(*args, **kwargs)``, every exchange written to ``path`` when it closes.
+
+    The root starts from an empty cache of its own (a temporary directory,
+    as ``cache=None`` makes), whatever ``cache`` says: an answer a warm
+    cache would give without asking is asked for and recorded, so that the
+    recording replays on a fresh machine.
+    """
+    if len(args) > 2:
+        args = (*args[:2], None, *args[3:])
+    else:
+        kwargs["cache"] = None
     return _root_with(RecordingSender(path), *args, **kwargs)
 
 

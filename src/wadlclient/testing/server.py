@@ -48,14 +48,20 @@ class FakeServer:
     """Serves ``resources`` (and the WADL at the root) under ``/<version>/`` on 127.0.0.1."""
 
     def __init__(
-        self, version_path: str, wadl: bytes, journal: FakeJournal, *, launchpad: bool = False
+        self,
+        version_path: str,
+        wadl: bytes,
+        journal: FakeJournal,
+        *,
+        launchpad: bool = False,
+        port: int = 0,
     ) -> None:
         self.version_path = version_path
         self.wadl = wadl
         self.journal = journal
         self.launchpad = launchpad
         self.resources: Resources | None = None
-        self._server = LoopbackHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server = LoopbackHTTPServer(("127.0.0.1", port), _handler_for(self))
         self.port = int(self._server.server_address[1])
         self._thread: threading.Thread | None = None
 

@@ -56,11 +56,17 @@ class FakeService:
     (`wadlclient.facts.launchpad_urls`: ``~ada``, ``~ada/+snap/frob``,
     ``bugs/1``); else ``<collection>/<name>`` or ``<collection>/<id>``.
     ``entry_paths`` adds rules, or replaces Launchpad's, by collection
-    name or entry type (``{"recipes": "recipes/{id}"}``).
+    name or entry type (``{"recipes": "recipes/{id}"}``). ``port``: listen
+    there (0, the default: a free port the system picks); a port in use is
+    an OSError saying so.
     """
 
     def __init__(
-        self, wadl: bytes | str | Path, *, entry_paths: Mapping[str, PathRule] | None = None
+        self,
+        wadl: bytes | str | Path,
+        *,
+        entry_paths: Mapping[str, PathRule] | None = None,
+        port: int = 0,
     ) -> None:
         content = wadl if isinstance(wadl, bytes) else Path(wadl).read_bytes()
         found = _BASE.search(content)
@@ -75,7 +81,14 @@ class FakeService:
         self.launchpad = is_launchpad(self.published_base)
         version_path = urlsplit(self.published_base).path or "/"
         self.journal = FakeJournal()
-        self._server = FakeServer(version_path, b"", self.journal, launchpad=self.launchpad)
+        try:
+            self._server = FakeServer(
+                version_path, b"", self.journal, launchpad=self.launchpad, port=port
+            )
+        except OSError as error:
+            raise OSError(
+                error.errno, f"the fake cannot listen on 127.0.0.1:{port} ({error.strerror})"
+            ) from None
         try:
             #: The host root (``http://127.0.0.1:N/``), and the versioned root below it.
             self.service_root = f"http://127.0.0.1:{self._server.port}/"

@@ -130,8 +130,12 @@ def _caches(cache: Any) -> tuple[CacheRules | CacheStore | str | os.PathLike[str
     place of no cache or of a directory: launchpadlib always passes one
     (under its ``launchpadlib_dir``), so a fleet of unchanged launchpadlib
     programs can share a Redis cache. A Redis URL or a cache object given
-    as ``cache`` still wins.
+    as ``cache`` still wins. ``$WADLCLIENT_RECORD`` (a recording) gives a
+    private empty cache instead (`wadlclient.testing.record`).
     """
+    if os.environ.get("WADLCLIENT_RECORD"):
+        # A recording starts from an empty cache of its own, so it replays on a fresh machine.
+        return None, None
     if cache is None or _is_directory(cache):
         cache = cache_from_environment() or cache
     if cache is None or isinstance(cache, (str, os.PathLike, CacheRules, CacheStore)):
