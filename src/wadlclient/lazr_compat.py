@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from wadlclient import install_as_lazr_restfulclient
+from wadlclient.errors import RestfulError
 
 _USAGE = (
     "usage: python -m wadlclient.lazr_compat [--record FILE | --replay FILE] "
@@ -88,7 +89,7 @@ def _run(argv: list[str]) -> int:
     return 0
 
 
-class _FakeRefused(Exception):
+class _FakeRefused(RestfulError):
     """The fake ``--fake`` asks for cannot be made (the message says why)."""
 
 
@@ -117,7 +118,6 @@ def _environment_problem() -> str:
     Checked before the program starts: it would otherwise fail deep inside
     its first login, under a traceback of the program's own frames.
     """
-    from wadlclient.errors import RestfulError
     from wadlclient.http.limits import max_in_flight_from_env
     from wadlclient.lazr.restfulclient._browser import verify_from_environment
     from wadlclient.objects.links import look_ahead_from_env

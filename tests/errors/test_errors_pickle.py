@@ -83,6 +83,21 @@ def _transport(name: str) -> Callable[[], BaseException]:
     return make
 
 
+def _transport_in(module: str, name: str) -> Callable[[], BaseException]:
+    def make() -> BaseException:
+        error = getattr(importlib.import_module(module), name)(f"GET {URL}: {ECHO}", URL, "GET")
+        error.attempts = 2
+        return error  # type: ignore[no-any-return]
+
+    return make
+
+
+def _replayed(message: str) -> BaseException:
+    from wadlclient.webhooks.errors import ReplayedDelivery
+
+    return ReplayedDelivery(message, "2f6d3a4c-delivery")
+
+
 def _message(module: str, name: str) -> Callable[[], BaseException]:
     return lambda: getattr(importlib.import_module(module), name)(ECHO)  # type: ignore[no-any-return]
 
@@ -113,6 +128,18 @@ def _examples() -> dict[str, Callable[[], BaseException]]:
         ("wadlclient.testing.recording_file", "RecordingError"),
         ("wadlclient.cli.base", "UsageError"),
         ("wadlclient.bulk.saved", "ReportFileError"),
+        ("wadlclient.errors", "CredentialsNeeded"), ("wadlclient.errors", "WalkTokenError"),
+        ("wadlclient.fleet.checkpoints", "ShardBusy"),
+        ("wadlclient.fleet.checkpoints", "ShardTaken"),
+        ("wadlclient.fleet.work", "FleetError"), ("wadlclient.lazr_compat", "_FakeRefused"),
+        ("wadlclient.testing.seeding", "SeedError"), ("wadlclient.webhooks.errors", "WebhookError"),
+        ("wadlclient.webhooks.errors", "BodyNotBytes"),
+        ("wadlclient.webhooks.errors", "WebhookSetupError"),
+        ("wadlclient.webhooks.errors", "MalformedDelivery"),
+        ("wadlclient.webhooks.errors", "InvalidSignature"),
+        ("wadlclient.webhooks.errors", "SignatureMissing"),
+        ("wadlclient.webhooks.errors", "SignatureMismatch"),
+        ("wadlclient.webhooks.errors", "ReplayStoreUnavailable"),
     ]:  # fmt: skip
         found[f"{module}.{name}"] = _message(module, name)
     for name in ("RestfulError", "CredentialsError", "CredentialsFileError", "ResponseError",
@@ -125,6 +152,9 @@ def _examples() -> dict[str, Callable[[], BaseException]]:
     found["wadlclient.http.pool._Stale"] = lambda: _Stale(TransportError(ECHO, URL, "GET"))
     found["wadlclient.http.retry.RetryExhausted"] = lambda: RetryExhausted(_response(503))
     found["wadlclient.testing.errors.HTTPException"] = lambda: HTTPException(401, ECHO)
+    found["wadlclient.http.routes.RouteRefused"] = _transport_in("wadlclient.http.routes",
+                                                                 "RouteRefused")
+    found["wadlclient.webhooks.errors.ReplayedDelivery"] = lambda: _replayed(ECHO)
     found["wadlclient.bulk.saved.SavedError"] = lambda: SavedError("Unauthorized", ECHO)
     return found
 

@@ -20,6 +20,8 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from wadlclient.errors import RestfulError
+
 if TYPE_CHECKING:
     import redis
 
@@ -53,11 +55,11 @@ return 0
 """
 
 
-class ShardBusy(Exception):
+class ShardBusy(RestfulError):
     """Another worker runs this shard now (the broker delivered its task twice): try later."""
 
 
-class ShardTaken(Exception):
+class ShardTaken(RestfulError):
     """This worker's lease on a shard ran out and another worker took it: this one stops."""
 
 

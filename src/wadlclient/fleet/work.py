@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from wadlclient.errors import RestfulError
 from wadlclient.fleet.checkpoints import Checkpoints, ShardTaken
 
 __all__ = ["FleetError", "ShardJob", "ShardReport", "Walkable", "resolve_work", "run_shard"]
@@ -30,7 +31,7 @@ __all__ = ["FleetError", "ShardJob", "ShardReport", "Walkable", "resolve_work", 
 DEFAULT_EVERY = 1.0
 
 
-class FleetError(ValueError):
+class FleetError(RestfulError, ValueError):
     """A job the fleet cannot run (its work path names nothing callable); the message says why."""
 
 

@@ -34,14 +34,13 @@ import http.client
 import ssl
 import threading
 import time
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from wadlclient.errors import (
     ConnectError,
     ConnectionDropped,
     TransportError,
     TransportTimeout,
-    reduce_error,
 )
 from wadlclient.headers import Headers
 from wadlclient.http.answer import Answer, close_answer, read_body, read_error, read_some
@@ -83,11 +82,8 @@ class _Stale(Exception):
     """A reused connection failed before any byte of an answer: the keep-alive race."""
 
     def __init__(self, error: TransportError) -> None:
-        super().__init__(str(error))
+        super().__init__(error)  # the error as its one argument: it pickles as it is made
         self.error = error
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_error(self)  # its __init__ takes what its args do not hold
 
 
 class _Sent(NamedTuple):

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wadlclient.errors import RestfulError
 from wadlclient.testing.service import FakeService
 from wadlclient.testing.wadls import launchpad_wadl
 
@@ -24,7 +25,7 @@ __all__ = ["SeedError", "launchpad_fake", "read_seed"]
 Seed = Callable[[FakeService], Any]
 
 
-class SeedError(ValueError):
+class SeedError(RestfulError, ValueError):
     """A fake that cannot be made as asked: the message names the file or option, and why."""
 
 
