@@ -15,6 +15,7 @@ import logging
 from collections.abc import Generator
 from typing import Any
 
+from wadlclient.objects.budget import WalkBudget
 from wadlclient.objects.paging import MAX_PAGES, Page, PageGuard, PageSource, WalkPlan
 from wadlclient.objects.steady import TaggedSource, link_hash, steady_walk
 from wadlclient.objects.writelog import WriteLog
@@ -164,7 +165,7 @@ class PageWalker:
         named operation), else a page of ``plan.page_size`` entries, of
         which only the total is kept, for ``len()``.
         """
-        source = TaggedSource(self._source, self._log)
+        source = TaggedSource(self._source, self._log, WalkBudget(plan))
         page = self._first
         owned = page is None
         if page is None:
