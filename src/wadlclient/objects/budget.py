@@ -57,9 +57,12 @@ class WalkBudget:
     def reached(self, page: Page) -> None:
         """Count ``page`` as delivered if its next link goes past every offset reached so far.
 
-        A next link without an offset counts: the walk follows those
-        links once each (`PageGuard`), it never reads them again.
+        A next link without an offset counts (the walk follows those once
+        each, `PageGuard`); a page without a next link does not: it ends
+        the walk, unless the server contradicts it on the next request.
         """
+        if page.next is None:
+            return
         after = page.next_start
         with self._lock:
             if after is None:
