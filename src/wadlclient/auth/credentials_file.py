@@ -95,16 +95,26 @@ def write_private(target: str, text: str) -> None:
 
 
 def read_credentials(readable: IO[str], name: str) -> dict[str, str]:
-    """The four credential values of a lazr.restfulclient credentials file."""
+    """The four credential values of a lazr.restfulclient credentials file.
+
+    No more of ``readable`` is read than a credentials file may hold (a
+    caller's file may be ``/dev/zero``, which never ends).
+    """
 
     def malformed(reason: str) -> CredentialsFileError:
         return CredentialsFileError(f"malformed credentials file {name}: {reason}")
 
     import configparser
 
+    text = readable.read(MAX_CREDENTIALS_BYTES + 1)
+    if len(text) > MAX_CREDENTIALS_BYTES:
+        raise CredentialsFileError(
+            f"cannot read credentials file {name}: it holds more than {MAX_CREDENTIALS_BYTES} "
+            "characters, more than any credentials file"
+        )
     parser = configparser.ConfigParser()
     try:
-        parser.read_file(readable, source=name)
+        parser.read_string(text, source=name)
     except configparser.MissingSectionHeaderError as error:
         raise malformed(f"no section header before line {error.lineno}") from None
     except configparser.ParsingError as error:
