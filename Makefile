@@ -15,7 +15,7 @@ DIGEST := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DEMO_STAMP := $(VENV)/.demo-$(DIGEST)
 STAMP  := $(VENV)/.installed-$(DIGEST)
 
-.PHONY: launchpad-typed demo test redis-server test-launchpadlib test-restfulclient lint docs package bench bench-smoke venv clean
+.PHONY: launchpad-typed demo test redis-server test-launchpadlib test-restfulclient lint docs package bench bench-smoke fuzz venv clean
 
 # make demo: only what the tour needs, the client and the example service ([server]).
 $(DEMO_STAMP): pyproject.toml
@@ -107,6 +107,10 @@ bench: $(STAMP)
 
 bench-smoke: $(STAMP)
 	$(BIN)/python -m benchmarks.run --smoke
+
+# The end-to-end fuzzer from new seeds, for a nightly job (the suite runs one fixed seed).
+fuzz: $(STAMP)
+	$(BIN)/python -m tests.hostile.fuzz --minutes $(or $(MINUTES),10)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis site dist .package-check

@@ -24,6 +24,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 BOTTOM = (
     "wadlclient._lazy",
     "wadlclient._version",
+    "wadlclient.bounded_read",
     "wadlclient.errors",
     "wadlclient.headers",
     "wadlclient.redact",
@@ -58,6 +59,8 @@ LAYERS: dict[str, Rule] = {
     # bottom
     "wadlclient._lazy": Rule(BOTTOM),
     "wadlclient._version": Rule(BOTTOM),
+    # the one bounded read of a local file: regular files only, size capped, never blocking
+    "wadlclient.bounded_read": Rule(BOTTOM),
     "wadlclient.errors": Rule(BOTTOM),
     "wadlclient.headers": Rule(BOTTOM),
     "wadlclient.redact": Rule(BOTTOM),

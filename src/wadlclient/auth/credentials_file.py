@@ -13,9 +13,9 @@ import io
 import logging
 import os
 import stat
-from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
+from wadlclient.bounded_read import FileRefused, read_regular
 from wadlclient.errors import CredentialsFileError
 
 if TYPE_CHECKING:
@@ -41,13 +41,6 @@ CREDENTIALS_FILE_VERSION = "1"
 FILE_KEYS = ("consumer_key", "consumer_secret", "access_token", "access_secret")
 #: The most a credentials file may hold (one is about 150 bytes).
 MAX_CREDENTIALS_BYTES = 64 * 1024
-_KINDS = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
 
 
 def credentials_text(values: dict[str, str], name: str) -> str:
@@ -102,16 +95,26 @@ def write_private(target: str, text: str) -> None:
 
 
 def read_credentials(readable: IO[str], name: str) -> dict[str, str]:
-    """The four credential values of a lazr.restfulclient credentials file."""
+    """The four credential values of a lazr.restfulclient credentials file.
+
+    No more of ``readable`` is read than a credentials file may hold (a
+    caller's file may be ``/dev/zero``, which never ends).
+    """
 
     def malformed(reason: str) -> CredentialsFileError:
         return CredentialsFileError(f"malformed credentials file {name}: {reason}")
 
     import configparser
 
+    text = readable.read(MAX_CREDENTIALS_BYTES + 1)
+    if len(text) > MAX_CREDENTIALS_BYTES:
+        raise CredentialsFileError(
+            f"cannot read credentials file {name}: it holds more than {MAX_CREDENTIALS_BYTES} "
+            "characters, more than any credentials file"
+        )
     parser = configparser.ConfigParser()
     try:
-        parser.read_file(readable, source=name)
+        parser.read_string(text, source=name)
     except configparser.MissingSectionHeaderError as error:
         raise malformed(f"no section header before line {error.lineno}") from None
     except configparser.ParsingError as error:
@@ -146,65 +149,22 @@ def read_credentials_path(path: str, name: str) -> dict[str, str]:
         return CredentialsFileError(f"cannot read credentials file {name}: {reason}")
 
     try:
-        found = os.stat(path)
-        _check_kind(found.st_mode, found.st_size, refused)
-        descriptor = os.open(path, _READ_FLAGS)
+        data, mode = read_regular(path, MAX_CREDENTIALS_BYTES, "credentials file")
+    except FileRefused as error:
+        raise refused(error.reason) from None
     except OSError as error:
         raise refused(error.strerror or type(error).__name__) from None
-    try:
-        opened = os.fstat(descriptor)
-        _check_kind(opened.st_mode, opened.st_size, refused)
-        data = _read_at_most(descriptor, MAX_CREDENTIALS_BYTES + 1)
-    except OSError as error:
-        raise refused(error.strerror or type(error).__name__) from None
-    finally:
-        os.close(descriptor)
-    if len(data) > MAX_CREDENTIALS_BYTES:
-        raise refused(f"it holds more than {MAX_CREDENTIALS_BYTES} bytes")
-    if opened.st_mode & 0o044:
+    if mode & 0o044:
         logger.warning(
-            "credentials file %s may be read by other users (mode %o): make it private "
-            "(chmod 600)", name, stat.S_IMODE(opened.st_mode)
+            "credentials file %s may be read by other users (mode %o): make it private (chmod 600)",
+            name,
+            stat.S_IMODE(mode),
         )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise CredentialsFileError(f"malformed credentials file {name}: not UTF-8 text") from None
     return read_credentials(io.StringIO(text), name)
-
-
-_READ_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
-
-
-def _check_kind(
-    mode: int, size: int, refused: Callable[[str], CredentialsFileError]
-) -> None:
-    """Raise ``refused(reason)`` unless ``mode`` is a regular file's and ``size`` is small."""
-    for test, kind in _KINDS:
-        if test(mode):
-            raise refused(f"it is {kind}, not a regular file")
-    if not stat.S_ISREG(mode):
-        raise refused("it is not a regular file")
-    if size > MAX_CREDENTIALS_BYTES:
-        raise refused(f"it holds {size} bytes, more than any credentials file")
-
-
-def _read_at_most(descriptor: int, limit: int) -> bytes:
-    """Up to ``limit`` bytes from ``descriptor``, reading until its end or the limit."""
-    parts: list[bytes] = []
-    left = limit
-    while left > 0:
-        part = os.read(descriptor, min(left, 16384))
-        if not part:
-            break
-        parts.append(part)
-        left -= len(part)
-    return b"".join(parts)
 
 
 def _parsing_errors(error: configparser.ParsingError) -> list[tuple[int, Any]]:

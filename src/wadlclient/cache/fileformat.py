@@ -10,6 +10,7 @@ writes its own: ``-varied-<header>`` and ``-wadlclient-principal``
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Iterable
 
@@ -90,19 +91,21 @@ def _one_line(value: bytes) -> bytes:
     return value.replace(b"\r", b" ").replace(b"\n", b" ").strip()
 
 
-def read(file: io.FileIO) -> CachedResponse | None:
-    """Read a cache file; None unless it is whole and well formed.
+def read(file: io.FileIO, limit: int) -> CachedResponse | None:
+    """Read a cache file; None unless it is whole, well formed and at most ``limit`` bytes.
 
     The head is read first and the body on its own, straight into its
     final bytes object: a big body (a 1.5 MB WADL) is copied once, not
-    read whole and then split.
+    read whole and then split. Nothing past the file's size as opened or
+    ``limit`` is read: a file that grows meanwhile is not whole.
     """
-    start = file.read(_HEAD_READ)
+    most = min(os.fstat(file.fileno()).st_size, limit)
+    start = file.read(min(_HEAD_READ, most + 1))
     end = start.find(b"\r\n\r\n")
     if end < 0:
         if len(start) < _HEAD_READ:
             return None
-        start += file.read()
+        start += file.read(most + 1 - len(start))
         end = start.find(b"\r\n\r\n")
         if end < 0:
             return None
@@ -110,7 +113,9 @@ def read(file: io.FileIO) -> CachedResponse | None:
         body = start[end + 4 :]
     else:
         file.seek(end + 4)
-        body = file.read()
+        body = file.read(most + 1 - (end + 4))
+    if end + 4 + len(body) > most:
+        return None
     return parse(start[:end], body)
 
 

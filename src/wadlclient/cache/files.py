@@ -8,10 +8,10 @@ target and are renamed into place; temporaries older than
 from __future__ import annotations
 
 import contextlib
-import errno
 import io
 import os
-import stat
+
+from wadlclient.bounded_read import open_regular as open_bounded
 
 __all__ = [
     "STALE_TEMP_SECONDS",
@@ -26,8 +26,6 @@ __all__ = [
 TEMP_PREFIX = ".wadlclient-tmp-"
 #: A temporary file older than this was left by a process that died mid-write.
 STALE_TEMP_SECONDS = 600.0
-#: Opening never waits (a FIFO planted in the directory) nor follows a link out of it.
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
 def write_all(descriptor: int, data: bytes) -> None:
@@ -44,15 +42,13 @@ def remove_quietly(path: str | os.PathLike[str]) -> None:
         os.unlink(path)
 
 
-def open_regular(path: str) -> io.FileIO:
-    """A cache file opened for reading: never blocking, and only when it is a regular file."""
-    descriptor = os.open(path, _OPEN_FLAGS)
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", path)
-    except BaseException:
-        os.close(descriptor)
-        raise
+def open_regular(path: str, limit: int) -> io.FileIO:
+    """A cache file opened for reading, when a regular file of at most ``limit`` bytes.
+
+    Opening never waits (a FIFO planted in the directory) nor follows a
+    link out of it; anything else is a `FileRefused` (`bounded_read`).
+    """
+    descriptor, _ = open_bounded(path, limit, "cache entry", follow_links=False)
     return io.FileIO(descriptor, "rb")
 
 

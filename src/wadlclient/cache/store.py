@@ -3,7 +3,9 @@
 Writes go to a temporary file in the same directory and are renamed into
 place, so a reader in any thread or process sees a whole file or none. A
 file that cannot be read or understood is a miss; a directory that cannot
-be written to means no caching, announced by one warning.
+be written to means no caching, announced by one warning. A file that is
+not a regular file (a FIFO, a link) or bigger than `HTTPCache.MAX_ENTRY_BYTES`
+is a miss with a warning, refused before a byte of it is read.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
+from wadlclient.bounded_read import FileRefused, read_regular
 from wadlclient.cache.behind import WriteBehind, queue_for, queue_of
 from wadlclient.cache.fileformat import parse, read
 from wadlclient.cache.files import (
@@ -55,6 +58,10 @@ class HTTPCache(CacheRules):
     for the rewrite a 304 causes (a new Date and validators for a body
     already on disk): a new representation is on disk when ``put`` returns.
     """
+
+    #: The most a cached response or blob may hold: above the transport's largest
+    #: body (64 MiB by default) with its headers. A bigger one is not written.
+    MAX_ENTRY_BYTES: ClassVar[int] = 80 * 1024 * 1024
 
     def __init__(
         self,
@@ -148,15 +155,23 @@ class HTTPCache(CacheRules):
                     raise FileNotFoundError(name)
                 head, _, body = data.partition(b"\r\n\r\n")
                 return parse(head, body)
-        with open_regular(self._path(name)) as file:
-            return read(file)
+        try:
+            with open_regular(self._path(name), self.MAX_ENTRY_BYTES) as file:
+                return read(file, self.MAX_ENTRY_BYTES)
+        except FileRefused as error:
+            self._refused(name, error)
+            return None
 
     def _save(self, name: str, data: bytes, *, revalidation: bool) -> bool:
         """Write an entry: through now, or queued when this cache writes that kind behind.
 
         With a queue for the directory, even a write-through goes through it
         (and flushes it), so an older queued write never lands after it.
+        An entry too big to be read back is not stored; the one it replaces goes.
         """
+        if len(data) > self.MAX_ENTRY_BYTES:
+            self._discard(name)
+            return False
         if self._behind is None:
             return self._write(name, data)
         behind = self._write_behind or (revalidation and self._refresh_behind)
@@ -178,13 +193,19 @@ class HTTPCache(CacheRules):
 
     def _load_blob(self, name: str) -> bytes | None:
         try:
-            with open_regular(self._path(name)) as file:
-                return file.read()
+            path = self._path(name)
+            return read_regular(path, self.MAX_ENTRY_BYTES, "cache entry", follow_links=False).data
+        except FileRefused as error:
+            self._refused(name, error)
+            return None
         except (OSError, ValueError) as error:
             logger.debug("cache blob not read: %s: %s", name, type(error).__name__)
             return None
 
     def _save_blob(self, name: str, data: bytes) -> bool:
+        if len(data) > self.MAX_ENTRY_BYTES:
+            self._unlink(name)
+            return False
         return self._write(name, data)
 
     def _discard_blob(self, name: str) -> None:
@@ -218,6 +239,14 @@ class HTTPCache(CacheRules):
             pass
         except (OSError, ValueError) as error:
             self._warn_once(error)
+
+    def _refused(self, name: str, error: FileRefused) -> None:
+        logger.warning(
+            "cache file %s in %s not read (%s): treated as a miss",
+            name,
+            self.directory,
+            error.reason,
+        )
 
     def _warn_once(self, error: Exception) -> None:
         with self._lock:

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Generator
 from typing import Any
 
+from wadlclient.objects.budget import WalkBudget
 from wadlclient.objects.paging import MAX_PAGES, Page, PageGuard, PageSource, WalkPlan
 from wadlclient.objects.resume import Cursor, find_place
 from wadlclient.objects.steady import TaggedSource, link_hash, steady_walk
@@ -173,7 +174,7 @@ class PageWalker:
         """
         if start is not None and start.done:
             return
-        source = TaggedSource(self._source, self._log)
+        source = TaggedSource(self._source, self._log, WalkBudget(plan))
         page = self._first
         owned = page is None
         if start is not None and (start.pos or start.anchors):

@@ -39,6 +39,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from wadlclient.errors import ResponseError
+from wadlclient.objects.budget import WalkBudget
 from wadlclient.objects.paging import Page, PageGuard, PageSource, WalkPlan
 from wadlclient.objects.writelog import WriteLog
 
@@ -138,13 +139,16 @@ class TaggedSource:
     ``before`` is the count of writes finished when the page was asked
     for; ``quiet`` is the same count if no write began before its answer
     came (the page shows the results as those writes left them), else None.
+    Each request is counted against the walk's ``budget``, each page parsed
+    is what the walk delivered (`WalkBudget`).
     """
 
-    __slots__ = ("_log", "_source", "before", "next_start", "quiet", "start", "total")
+    __slots__ = ("_budget", "_log", "_source", "before", "next_start", "quiet", "start", "total")
 
-    def __init__(self, source: PageSource, log: WriteLog) -> None:
+    def __init__(self, source: PageSource, log: WriteLog, budget: WalkBudget) -> None:
         self._source = source
         self._log = log
+        self._budget = budget
         self.before = 0
         self.quiet: int | None = None
         self.start: int | None = None
@@ -165,6 +169,7 @@ class TaggedSource:
     ) -> Callable[[], Page]:
         log = self._log
         before = log.finished
+        self._budget.spend()
         parse = self._source.fetch_later(link, start, size)
         quiet = before if log.quiet_since(before) else None
 
@@ -177,6 +182,7 @@ class TaggedSource:
 
     def note(self, page: Page, before: int, quiet: int | None) -> None:
         """Take ``page`` as the one parsed last, asked for after ``before`` writes."""
+        self._budget.reached(page)
         self.before, self.quiet = before, quiet
         self.start, self.total, self.next_start = page.start, page.total, page.next_start
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Package", "add_arguments", "generate", "load", "run", "write_package"]
 
-#: The most a compressed WADL file may expand to (Launchpad's devel WADL: 2.2 MB).
+#: The most a WADL file may hold, or a compressed one expand to (Launchpad's devel: 2.2 MB).
 MAX_WADL_BYTES = 64 << 20
 
 _DEFAULT_ROOT_TYPE = "service-root"
@@ -56,13 +56,25 @@ def load(source: str, version: str | None = "1.0", **options: Any) -> tuple[Sche
 
 
 def read_wadl_file(path: Path) -> bytes:
-    """A saved WADL's bytes; a ``.gz`` file decompressed, to at most `MAX_WADL_BYTES`."""
-    if path.suffix != ".gz":
-        return path.read_bytes()
+    """A saved WADL's bytes; a ``.gz`` file decompressed, to at most `MAX_WADL_BYTES`.
+
+    Only a regular file is read (not a FIFO, which would block, nor a
+    device), and none bigger than `MAX_WADL_BYTES` (`bounded_read`).
+    """
+    import os
+
+    from wadlclient.bounded_read import FileRefused, open_regular, read_regular
+
+    try:
+        if path.suffix != ".gz":
+            return read_regular(path, MAX_WADL_BYTES, "WADL").data
+        descriptor, _ = open_regular(path, MAX_WADL_BYTES, "WADL")
+    except FileRefused as error:
+        raise WADLError(f"{path}: cannot be read ({error.reason})") from None
     import gzip
     import zlib
 
-    with path.open("rb") as raw, gzip.GzipFile(fileobj=raw) as unzipped:
+    with os.fdopen(descriptor, "rb") as raw, gzip.GzipFile(fileobj=raw) as unzipped:
         try:
             content = unzipped.read(MAX_WADL_BYTES + 1)
         except (OSError, EOFError, zlib.error) as error:

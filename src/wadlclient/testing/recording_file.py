@@ -16,7 +16,10 @@ digest. Format 1 (every body inline) is still read.
 
 Whatever is wrong with a file (not JSON, cut short, a key missing, a value
 of the wrong type, bad base64, a WADL file missing or changed) is one
-`RecordingError` naming the file and what is wrong.
+`RecordingError` naming the file and what is wrong. So is a path that is
+not a regular file (a FIFO, ``/dev/zero``) or a file bigger than any
+recording (`MAX_RECORDING_BYTES`) or WADL (`MAX_WADL_BYTES`): each is
+refused before a byte of it is read (`wadlclient.bounded_read`).
 """
 
 from __future__ import annotations
@@ -31,11 +34,14 @@ import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from wadlclient.bounded_read import FileRefused, read_regular
 from wadlclient.errors import RestfulError
 
 __all__ = [
     "FORMAT",
     "FORMATS",
+    "MAX_RECORDING_BYTES",
+    "MAX_WADL_BYTES",
     "RecordedExchange",
     "RecordingError",
     "is_wadl",
@@ -48,6 +54,10 @@ FORMAT = "wadlclient-recording/2"
 #: Every format this version reads.
 FORMATS = ("wadlclient-recording/1", FORMAT)
 _SIDECAR = re.compile(r"wadl-[0-9a-f]{16}\.xml")
+#: The most a recording may hold (its WADL files aside): thousands of exchanges.
+MAX_RECORDING_BYTES = 64 * 1024 * 1024
+#: The most a WADL file beside a recording may hold (Launchpad's is 2 MB).
+MAX_WADL_BYTES = 32 * 1024 * 1024
 
 
 class RecordingError(RestfulError, ValueError):
@@ -93,7 +103,9 @@ def write_recording(path: Path, exchanges: list[dict[str, Any]], files: dict[str
 def read_recording(path: Path) -> list[RecordedExchange]:
     """The exchanges of the recording at ``path``; `RecordingError` for anything wrong with it."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_regular(path, MAX_RECORDING_BYTES, "recording").data.decode("utf-8")
+    except FileRefused as error:
+        raise RecordingError(f"{path}: cannot be read ({error.reason})") from None
     except OSError as error:
         raise RecordingError(f"{path}: cannot be read ({error.strerror or error})") from None
     except UnicodeDecodeError:
@@ -200,11 +212,11 @@ class _Reader:
             raise self.fail(where, f"'body' names {name!r}, not a WADL file of a recording")
         if name not in self._files:
             try:
-                content = (self.path.parent / name).read_bytes()
+                content = read_regular(self.path.parent / name, MAX_WADL_BYTES, "WADL").data
             except OSError as error:
+                reason = error.reason if isinstance(error, FileRefused) else error.strerror
                 raise self.fail(
-                    where,
-                    f"the WADL file {name} beside it cannot be read ({error.strerror or error})",
+                    where, f"the WADL file {name} beside it cannot be read ({reason or error})"
                 ) from None
             if hashlib.sha256(content).hexdigest() != digest:
                 raise self.fail(where, f"the WADL file {name} beside it was changed since")
@@ -213,8 +225,9 @@ class _Reader:
 
 
 def _holds(path: Path, content: bytes) -> bool:
+    """Whether ``path`` is a regular file holding ``content`` (not read past its length)."""
     try:
-        return path.read_bytes() == content
+        return read_regular(path, len(content), "copy of it").data == content
     except OSError:
         return False
 

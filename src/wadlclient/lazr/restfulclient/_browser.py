@@ -11,6 +11,7 @@ the cache, retries and redirects stay wadlclient's.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import tempfile
 import threading
@@ -19,7 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wadlclient.cache import cache_file_name
+from wadlclient.bounded_read import FileRefused, read_regular
+from wadlclient.cache import HTTPCache, cache_file_name
 from wadlclient.headers import Headers
 from wadlclient.http import Request, Response, Sender, Timeout, Verify
 from wadlclient.lazr import named_as_lazr
@@ -41,6 +43,8 @@ CA_CERTS_VARIABLE = "HTTPLIB2_CA_CERTS"
 #: What the retry back-off waits with, as in lazr: replace it (``_browser.sleep = f``)
 #: to watch or skip the waits. Looked up at each wait, so a replacement takes effect.
 sleep: Callable[[float], None] = time.sleep
+
+logger = logging.getLogger("wadlclient.cache")
 
 
 def backoff_sleep(seconds: float) -> None:
@@ -260,11 +264,19 @@ class AtomicFileCache:
         return os.path.join(self.directory, name)
 
     def get(self, key: str) -> bytes | None:
-        """The value stored for ``key``, or None."""
+        """The value stored for ``key``, or None.
+
+        A file that is not a regular one (a FIFO, a device) or bigger than
+        wadlclient's cache allows (`HTTPCache.MAX_ENTRY_BYTES`) is not
+        read: a miss, with a warning.
+        """
+        path = self._get_key_path(key)
         try:
-            with open(self._get_key_path(key), "rb") as file:
-                return file.read()
+            return read_regular(path, HTTPCache.MAX_ENTRY_BYTES, "cache entry").data
         except FileNotFoundError:
+            return None
+        except FileRefused as error:
+            logger.warning("cache file %s not read (%s): treated as a miss", path, error.reason)
             return None
 
     def set(self, key: str, value: bytes) -> None:
