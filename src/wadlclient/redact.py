@@ -17,6 +17,7 @@ reports, pickled errors, the CLI's error lines.
 
 from __future__ import annotations
 
+import collections
 import functools
 import re
 import threading
@@ -83,19 +84,24 @@ SHORTEST_SECRET = 4
 _HELD_LIMIT = 256
 _CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
 _held: dict[str, None] = {}  # insertion-ordered
+#: The credential values of the last few requests that change with every request (OAuth's
+#: header, an HMAC signature), in their forms: enough for every request still in flight.
+_recent: collections.deque[str] = collections.deque(maxlen=4 * 64)
 _held_lock = threading.Lock()
 _compiled: tuple[int, re.Pattern[str] | None, re.Pattern[bytes] | None] = (-1, None, None)
 _version = 0
 _last_sent: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
-@functools.lru_cache(maxsize=512)
-def _forms(secret: str) -> tuple[str, ...]:
+def _forms_of(secret: str) -> tuple[str, ...]:
     """The ways ``secret`` may come back: as it is, URL-encoded, JSON-escaped."""
     import json
 
     forms = {secret, quote(secret, safe=""), quote_plus(secret), json.dumps(secret)[1:-1]}
     return tuple(form for form in forms if len(form) >= SHORTEST_SECRET)
+
+
+_forms = functools.lru_cache(maxsize=512)(_forms_of)  # the same few secrets, held again and again
 
 
 def hold(secrets: Iterable[str]) -> None:
@@ -124,19 +130,40 @@ def hold(secrets: Iterable[str]) -> None:
             _version += 1
 
 
-def _pieces(value: str) -> list[str]:
-    """A credential header's value and the secret parts a server may quote alone."""
-    found = [value]
-    _, _, rest = value.strip().partition(" ")
+def _pieces(value: str) -> tuple[list[str], list[str]]:
+    """A credential header's secret parts: those it sends every time, and this request's own.
+
+    An OAuth header is new on every request (its nonce and timestamp), and so
+    is a signature that digests the request (HMAC): they are this request's
+    own, held among the last few requests' (`_recent`) so that they never
+    push out a secret held for good. Its token and a PLAINTEXT signature
+    (the secrets themselves) are sent every time.
+    """
+    scheme, _, rest = value.strip().partition(" ")
     rest = rest.strip()
     if not rest:
-        return found
-    found.append(rest)
-    for name, quoted in re.findall(r'([\w.-]+)\s*=\s*"?([^",]*)"?', rest):
+        return [value], []
+    params = re.findall(r'([\w.-]+)\s*=\s*"?([^",]*)"?', rest)
+    method = next((v for n, v in params if n.lower() == "oauth_signature_method"), "PLAINTEXT")
+    stable, own = ([], [value, rest]) if scheme.lower() == "oauth" else ([value, rest], [])
+    for name, quoted in params:
         lowered = name.lower()
         if secret_name(name) and not lowered.endswith(("consumer_key", "_realm")):
-            found += [quoted, unquote(quoted)]
-    return found
+            digest = lowered == "oauth_signature" and method.upper() != "PLAINTEXT"
+            (own if digest else stable).extend((quoted, unquote(quoted)))
+    return stable, own
+
+
+def _hold_recent(values: Iterable[str]) -> None:
+    """Remember this request's own credential values among the last few requests'."""
+    global _version
+    forms = [
+        form for value in values if len(value) >= SHORTEST_SECRET for form in _forms_of(value)
+    ]
+    if forms:
+        with _held_lock:
+            _recent.extend(forms)
+            _version += 1
 
 
 def hold_sent(headers: Mapping[str, str], secrets: Iterable[str] = ()) -> None:
@@ -146,6 +173,8 @@ def hold_sent(headers: Mapping[str, str], secrets: Iterable[str] = ()) -> None:
     """
     global _last_sent
     named = tuple(secrets)
+    if named and all(len(secret) < SHORTEST_SECRET for secret in named):
+        return  # an authorizer that names its secrets, all empty: anonymous, nothing to hide
     sent = tuple(
         str(value)
         for name, value in headers.items()
@@ -153,7 +182,11 @@ def hold_sent(headers: Mapping[str, str], secrets: Iterable[str] = ()) -> None:
     )
     if (named, sent) == _last_sent:  # the same credentials as the last request: held already
         return
-    hold([*named, *(piece for value in sent for piece in _pieces(value))])
+    pieces = [_pieces(value) for value in sent]
+    stable = [piece for held, _ in pieces for piece in held if len(piece) >= SHORTEST_SECRET]
+    hold([*named, *stable])
+    if stable:  # an anonymous OAuth header (no token, no secret) holds nothing to hide
+        _hold_recent(piece for _, own in pieces for piece in own)
     _last_sent = (named, sent)
 
 
@@ -163,7 +196,8 @@ def _patterns() -> tuple[re.Pattern[str] | None, re.Pattern[bytes] | None]:
     if version == _version:
         return text, data
     with _held_lock:
-        forms = sorted(_held, key=len, reverse=True)  # the longest first: "a&b" before "b"
+        # the longest first: "a&b" before "b"
+        forms = sorted({*_held, *_recent}, key=len, reverse=True)
         version = _version
     if not forms:
         text = data = None

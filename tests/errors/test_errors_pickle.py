@@ -103,6 +103,7 @@ def _message(module: str, name: str) -> Callable[[], BaseException]:
 
 
 def _examples() -> dict[str, Callable[[], BaseException]]:
+    from wadlclient.bounded_read import FileRefused
     from wadlclient.bulk.saved import SavedError
     from wadlclient.errors import ConnectionDropped, TransportError
     from wadlclient.http.pool import _Stale
@@ -152,6 +153,8 @@ def _examples() -> dict[str, Callable[[], BaseException]]:
     found["wadlclient.http.pool._Stale"] = lambda: _Stale(TransportError(ECHO, URL, "GET"))
     found["wadlclient.http.retry.RetryExhausted"] = lambda: RetryExhausted(_response(503))
     found["wadlclient.testing.errors.HTTPException"] = lambda: HTTPException(401, ECHO)
+    # a refusal in the library's own words: it quotes no server, so holds nothing to hide
+    found["wadlclient.bounded_read.FileRefused"] = lambda: FileRefused(27, "it holds 9 bytes")
     found["wadlclient.http.routes.RouteRefused"] = _transport_in("wadlclient.http.routes",
                                                                  "RouteRefused")
     found["wadlclient.webhooks.errors.ReplayedDelivery"] = lambda: _replayed(ECHO)
