@@ -33,6 +33,7 @@ AUTH = "wadlclient.auth"
 CACHE = "wadlclient.cache"
 HTTP = "wadlclient.http"
 SCHEMA = "wadlclient.schema"
+FACTS = "wadlclient.facts"
 OBJECTS = (
     SCHEMA,
     HTTP,
@@ -75,8 +76,12 @@ LAYERS: dict[str, Rule] = {
     "wadlclient.objects": Rule((*BOTTOM, *OBJECTS)),
     # bulk changes: entries and operations of the objects, through a write lane
     "wadlclient.bulk": Rule((*BOTTOM, HTTP, "wadlclient.objects", "wadlclient.bulk")),
+    # what a service does that its WADL does not say (Launchpad's facts): hand-written tables
+    FACTS: Rule((*BOTTOM, FACTS)),
     # typed access: reads a service's schema, writes a package (wadlclient.stubgen)
-    "wadlclient.stubgen": Rule((*BOTTOM, WADL, SCHEMA, "wadlclient.objects", "wadlclient.stubgen")),
+    "wadlclient.stubgen": Rule(
+        (*BOTTOM, WADL, SCHEMA, FACTS, "wadlclient.objects", "wadlclient.stubgen")
+    ),
     # receiving webhooks: verify and parse need no client (no objects, no transport)
     "wadlclient.webhooks": Rule((*BOTTOM, "wadlclient.webhooks")),
     # top: may import anything of wadlclient
@@ -90,6 +95,7 @@ LAYERS: dict[str, Rule] = {
             WADL,
             SCHEMA,
             HTTP,
+            FACTS,
             "wadlclient.objects",
             "wadlclient.webhooks",
             "wadlclient.testing",

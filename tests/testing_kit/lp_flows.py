@@ -115,7 +115,7 @@ def anonymous() -> dict[str, Any]:
 def logged_in_me() -> dict[str, Any]:
     """``me`` is ``people/+me``, a 303 to the person; a link to it names the person."""
     with launchpad() as fake:
-        fake.set_root_link("me", fake.store.entries["~ada"])
+        fake.set_root_link("me", fake.entry_at("~ada"))
 
         @fake.operation("snaps", "findByOwner")
         def find_by_owner(_snaps: str, /, owner: FakeEntry) -> list[FakeEntry]:
@@ -139,7 +139,7 @@ def logged_in_me() -> dict[str, Any]:
 def answers() -> dict[str, Any]:
     """Handlers answer errors with HTTPException, and values as the WADL declares them."""
     with launchpad() as fake:
-        ada = fake.store.entries["~ada"]
+        ada = fake.entry_at("~ada")
         snap = fake.add("snaps", owner=ada, name="frob")
         build = fake.add_to(snap, "builds", snap=snap, buildstate="Successfully built")
 
@@ -186,14 +186,14 @@ def answers() -> dict[str, Any]:
 def shapes() -> dict[str, Any]:
     """Entries live at Launchpad's URLs; launchpadlib's key look-ups reach them."""
     with launchpad() as fake:
-        ada = fake.store.entries["~ada"]
-        frobnicator = fake.store.entries["frobnicator"]
+        ada = fake.entry_at("~ada")
+        frobnicator = fake.entry_at("frobnicator")
         snap = fake.add("snaps", owner=ada, name="frob")
         charm = fake.add("charm_recipes", owner=ada, project=frobnicator, name="frob-charm")
         rock = fake.add("rock_recipes", owner=ada, project=frobnicator, name="frob-rock")
         bug = fake.add("bugs", title="Crash")
         fake.add_to(bug, "bug_tasks", bug=bug, target=frobnicator)
-        fake.add_to(ada, "ppas", distribution=fake.store.entries["ubuntu"], name="ppa")
+        fake.add_to(ada, "ppas", distribution=fake.entry_at("ubuntu"), name="ppa")
         fake.add_to(snap, "builds", snap=snap)
         fake.add("snap_build_request", snap=snap)
         lp = login()

@@ -66,7 +66,7 @@ def test_a_root_relative_link_is_an_operation_argument(
 
     bug = lp_root.bugs.createBug(target="/frobnicator", title="Typo", description="A typo.")
 
-    assert received == [fake_lp.store.entries["frobnicator"]]
+    assert received == [fake_lp.entry_at("frobnicator")]
     assert (bug.title, bug.owner.name) == ("Typo", "ada")
     assert [s.status for s in fake_lp.journal.operations("createBug")] == [201]
 

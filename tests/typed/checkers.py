@@ -19,13 +19,15 @@ from typing import Any, Protocol
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "pyproject.toml"
 LAUNCHPAD = Path(__file__).resolve().parent / "launchpad"
-#: The launchpadlib code both checkers check: devel code, a build tool's models, their typos.
+#: The launchpadlib code both checkers check: devel code, a build tool's models, their typos,
+#: a command-line client's found-or-404 lookups.
 LAUNCHPAD_CHECKED = (
     LAUNCHPAD / "devel_flows.py",
     LAUNCHPAD / "real_client.py",
     LAUNCHPAD / "devel_typos.py",
     LAUNCHPAD / "craft_models.py",
     LAUNCHPAD / "typos.py",
+    LAUNCHPAD / "lp_cli.py",
 )
 
 

@@ -2170,7 +2170,7 @@ class BranchMergeProposal(wadlclient.EntryLike, typing.Protocol):
     ) -> CodeReviewComment:
         """Create an ICodeReviewComment associated with this merge proposal."""
 
-    def getComment(self, *, id: typing.Any) -> CodeReviewComment | None:
+    def getComment(self, *, id: typing.Any) -> CodeReviewComment:
         """Return the CodeReviewComment with the specified ID."""
 
     def getDraftInlineComments(self, *, previewdiff_id: typing.Any) -> typing.Any:
@@ -2485,7 +2485,7 @@ class Bug(wadlclient.EntryLike, typing.Protocol):
     def canBeNominatedFor(self, *, target: BugTarget | str) -> typing.Any:
         """Can this bug nominated for this target? Returns True or False."""
 
-    def getNominationFor(self, *, target: BugTarget | str) -> BugNomination | None:
+    def getNominationFor(self, *, target: BugTarget | str) -> BugNomination:
         """Return the IBugNomination for the target. If no nomination is found, a NotFoundError is
         raised.
         """
@@ -4979,7 +4979,7 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
         question number for this target, return None
         """
 
-    def getSeries(self, *, name_or_version: typing.Any) -> DistroSeries | None:
+    def getSeries(self, *, name_or_version: typing.Any) -> DistroSeries:
         """Return the series with the name or version given."""
 
     def getSourcePackage(self, *, name: typing.Any) -> DistributionSourcePackage | None:
@@ -5846,7 +5846,7 @@ class DistroSeries(wadlclient.EntryLike, typing.Protocol):
         parent series if parent_series is None).
         """
 
-    def getDistroArchSeries(self, *, archtag: typing.Any) -> DistroArchSeries | None:
+    def getDistroArchSeries(self, *, archtag: typing.Any) -> DistroArchSeries:
         """Return the distroarchseries for this distroseries with the given architecturetag."""
 
     def getPackageUploads(
@@ -8227,12 +8227,7 @@ class Person(wadlclient.EntryLike, typing.Protocol):
         owns, but it not a member of.
         """
 
-    def getPPAByName(
-        self,
-        *,
-        distribution: Distribution | str = ...,
-        name: typing.Any,
-    ) -> Archive | None:
+    def getPPAByName(self, *, distribution: Distribution | str = ..., name: typing.Any) -> Archive:
         """Return a PPA with the given name if it exists."""
 
     def getRecipe(self, *, name: typing.Any) -> SourcePackageRecipe | None:
@@ -12246,12 +12241,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
         owns, but it not a member of.
         """
 
-    def getPPAByName(
-        self,
-        *,
-        distribution: Distribution | str = ...,
-        name: typing.Any,
-    ) -> Archive | None:
+    def getPPAByName(self, *, distribution: Distribution | str = ..., name: typing.Any) -> Archive:
         """Return a PPA with the given name if it exists."""
 
     def getRecipe(self, *, name: typing.Any) -> SourcePackageRecipe | None:
@@ -13041,7 +13031,7 @@ class Builders(wadlclient.CollectionLike[Builder], typing.Protocol):
 class CharmBases(wadlclient.CollectionLike[CharmBase], typing.Protocol):
     """Interface representing the set of bases for charms."""
 
-    def getByDistroSeries(self, *, distro_series: DistroSeries | str) -> CharmBase | None:
+    def getByDistroSeries(self, *, distro_series: DistroSeries | str) -> CharmBase:
         """Return the ICharmBase for this distro series."""
 
     def new(
@@ -13256,7 +13246,7 @@ class Livefses(wadlclient.CollectionLike[Livefs], typing.Protocol):
         owner: Person | str,
         distro_series: DistroSeries | str,
         name: typing.Any,
-    ) -> Livefs | None:
+    ) -> Livefs:
         """Return the appropriate ILiveFS for the given objects."""
 
     def new(
@@ -13273,7 +13263,7 @@ class Livefses(wadlclient.CollectionLike[Livefs], typing.Protocol):
 class Packagesets(wadlclient.CollectionLike[Packageset], typing.Protocol):
     """An interface for multiple package sets."""
 
-    def getByName(self, *, name: typing.Any, distroseries: DistroSeries | str) -> Packageset | None:
+    def getByName(self, *, name: typing.Any, distroseries: DistroSeries | str) -> Packageset:
         """Return the single package set with the given name (if any)."""
 
     def getBySeries(
@@ -13439,7 +13429,7 @@ class Polls(wadlclient.CollectionLike[Poll], typing.Protocol):
 class Processors(wadlclient.CollectionLike[Processor], typing.Protocol):
     """Operations related to Processor instances."""
 
-    def getByName(self, *, name: typing.Any) -> Processor | None:
+    def getByName(self, *, name: typing.Any) -> Processor:
         """Return the IProcessor instance with the matching name."""
 
 
@@ -13535,7 +13525,7 @@ class Questions(wadlclient.CollectionLike[Question], typing.Protocol):
 class RockBases(wadlclient.CollectionLike[RockBase], typing.Protocol):
     """Interface representing the set of bases for rocks."""
 
-    def getByDistroSeries(self, *, distro_series: DistroSeries | str) -> RockBase | None:
+    def getByDistroSeries(self, *, distro_series: DistroSeries | str) -> RockBase:
         """Return the IRockBase for this distro series."""
 
     def new(
@@ -13590,7 +13580,7 @@ class RockRecipes(wadlclient.CollectionLike[RockRecipe], typing.Protocol):
 class SnapBases(wadlclient.CollectionLike[SnapBase], typing.Protocol):
     """Interface representing the set of bases for snaps."""
 
-    def getByName(self, *, name: typing.Any) -> SnapBase | None:
+    def getByName(self, *, name: typing.Any) -> SnapBase:
         """Return the ISnapBase with this name."""
 
     def getDefault(self) -> SnapBase | None:
@@ -13619,7 +13609,7 @@ class SnapBases(wadlclient.CollectionLike[SnapBase], typing.Protocol):
 class SnappySerieses(wadlclient.CollectionLike[SnappySeries], typing.Protocol):
     """Interface representing the set of snappy series."""
 
-    def getByName(self, *, name: typing.Any) -> SnappySeries | None:
+    def getByName(self, *, name: typing.Any) -> SnappySeries:
         """Return the ISnappySeries with this name."""
 
     def new(
@@ -13739,7 +13729,7 @@ class TemporaryBlobs(wadlclient.CollectionLike[TemporaryBlob], typing.Protocol):
 class TranslationGroups(wadlclient.CollectionLike[TranslationGroup], typing.Protocol):
     """A container for translation groups."""
 
-    def getByName(self, *, name: typing.Any) -> TranslationGroup | None:
+    def getByName(self, *, name: typing.Any) -> TranslationGroup:
         """Get a translation group by name."""
 
 

@@ -17,7 +17,9 @@ in, so what makes it must be in the source tree with the generator, and
 one table serves the command line (``--fixups launchpad``) and the
 regeneration test alike. `LAUNCHPAD` starts from the faults the
 launchpadlib-rs bindings found in Launchpad's answers and adds the fields
-Launchpad's own interfaces declare optional where the WADL says required.
+Launchpad's own interfaces declare optional where the WADL says required;
+its lookups that answer 404 rather than null come from the hand-written
+Launchpad facts (`wadlclient.facts.launchpad`), which the kit reads too.
 A field that is missing from the WADL (it was renamed, or the table has a
 typo) stops the generation: `Fixups.check`.
 """
@@ -27,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
+
+from wadlclient.facts.launchpad import FOUND_OR_404
 
 if TYPE_CHECKING:
     from wadlclient.wadl import Application
@@ -149,11 +153,9 @@ LAUNCHPAD = Fixups(
             ("bug-full", "tags"): "list[str]",
         }
     ),
-    # The recipe sets raise NoSuchSnap, NoSuchCharmRecipe ... (404) for a name they lack.
-    found_or_404=frozenset(
-        (recipes, "getByName")
-        for recipes in ("snaps", "charm_recipes", "rock_recipes", "craft_recipes")
-    ),
+    # Lookups Launchpad answers 404 for (NoSuchPPA, NoSuchDistroSeries, NoSuchSnap...),
+    # never null: the facts table, with where each is raised.
+    found_or_404=frozenset(FOUND_OR_404),
 )
 
 #: The tables ``--fixups`` can name.

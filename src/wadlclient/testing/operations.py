@@ -11,6 +11,10 @@ Its arguments are the WADL's params, decoded (JSON, as
 lazr.restfulclient, launchpadlib and wadlclient send them), options and
 dates checked, and links (absolute, or ``/~ada`` from the root, as
 lazr.restful reads them) turned back into the seeded entries they name.
+A parameter Launchpad's table (`wadlclient.facts.launchpad`) says takes a
+list or a dict is marshalled as lazr.restful does (`wadlclient.testing.marshal`):
+``store_channels=edge`` reaches the handler as ``["edge"]``, a list of
+links as a list of entries.
 An argument the WADL does not list, or of the wrong type, is a 400
 before the handler runs. What it returns is served as the WADL declares
 the operation's answer (`wadlclient.testing.results`).
@@ -18,9 +22,12 @@ the operation's answer (`wadlclient.testing.results`).
 Default handlers, where the WADL makes their meaning plain: a
 collection's ``getBy<Something>`` whose every param names a field of its
 entries (``builders.getByName(name)``, ``snaps.getByName(owner, name)``)
-answers the first entry with those values, or null (for Launchpad's
-recipes, a 404 as Launchpad's ``NoSuchSnap``); ``getByPath(path)``, the
+answers the first entry with those values, or null; ``getByPath(path)``, the
 entry at that path (``git_repositories.getByPath(path="~ada/frob/+git/frob")``).
+A lookup Launchpad answers 404 for nothing found (the table's
+``FOUND_OR_404``: ``snaps.getByName``, ``person.getPPAByName``,
+``distribution.getSeries``...) answers 404 with Launchpad's message
+(``No such ppa: 'frob'.``) when its handler, default or registered, returns None.
 """
 
 from __future__ import annotations
@@ -29,8 +36,10 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from wadlclient.facts.launchpad import Argument, Lookup
 from wadlclient.testing.description import Description, check_scalar, did_you_mean
 from wadlclient.testing.errors import HTTPException
+from wadlclient.testing.marshal import marshal
 from wadlclient.testing.results import ResultKind
 from wadlclient.testing.store import FakeEntry, Store
 from wadlclient.wadl import Method, Param
@@ -46,12 +55,18 @@ class Operations:
     """Handlers by (resource type, ``ws.op``), and how one call's arguments are read."""
 
     def __init__(
-        self, description: Description, store: Store, not_found: Mapping[str, str] | None = None
+        self,
+        description: Description,
+        store: Store,
+        shapes: Mapping[tuple[str, str], Argument] | None = None,
+        lookups: Mapping[tuple[str, str], Lookup] | None = None,
     ) -> None:
         self.description = description
         self.store = store
-        #: collection type -> the message prefix of its ``getByName``'s 404 (Launchpad's)
-        self.not_found = not_found or {}
+        #: (operation, param) -> its list or dict shape (Launchpad's ``ARGUMENTS``)
+        self.shapes = shapes or {}
+        #: (resource type, operation) -> its 404 for nothing found (Launchpad's ``FOUND_OR_404``)
+        self.lookups = lookups or {}
         self._handlers: dict[tuple[str, str], Handler] = {}
 
     def resolve(self, owner: str, name: str) -> tuple[str, Method]:
@@ -102,15 +117,12 @@ class Operations:
             return self._by_path(entry_type.id)
         if any(field not in entry_type.info.fields for field in fields):
             return None
-        missing = self.not_found.get(type_id) if name == "getByName" else None
 
         def look_up(target: Any, **arguments: Any) -> FakeEntry | None:
             collection = self.store.collection_path(str(target))
             for entry in self.store.members(collection):
                 if all(entry.values.get(f) == arguments.get(f) for f in fields):
                     return entry
-            if missing is not None:
-                raise HTTPException(404, f"{missing}: '{arguments.get('name')}'.")
             return None
 
         return look_up
@@ -123,6 +135,18 @@ class Operations:
             return entry if entry is not None and entry.type_id == type_id else None
 
         return look_up
+
+    def not_found(
+        self, type_id: str, name: str, arguments: Mapping[str, Any]
+    ) -> HTTPException | None:
+        """The 404 a found-or-404 lookup answers for nothing found; None for other operations."""
+        lookup = self.lookups.get((type_id, name))
+        if lookup is None:
+            return None
+        value = arguments.get(lookup.quoted)
+        if isinstance(value, FakeEntry):
+            value = value.values.get("name") or value.path
+        return HTTPException(404, f"{lookup.message}: '{value}'.")
 
     def result_shape(self, method: Method) -> tuple[ResultKind, str | None]:
         """What the WADL says the operation answers, and the type of its entries if any."""
@@ -140,8 +164,14 @@ class Operations:
                 return ResultKind.ENTRY, type_id
         return ResultKind.JSON, None
 
-    def arguments(self, label: str, method: Method, raw: Mapping[str, list[str]]) -> dict[str, Any]:
-        """The call's arguments by param name, every one checked; 400 listing each problem."""
+    def arguments(
+        self, label: str, method: Method, raw: Mapping[str, list[str]], operation: str = ""
+    ) -> dict[str, Any]:
+        """The call's arguments by param name, every one checked; 400 listing each problem.
+
+        ``operation``: its name (``ws.op``), which the table of list and dict params is by.
+        """
+        operation = operation or label.rpartition(".")[2]
         params = {param.name: param for param in method.params}
         problems = [
             f"{key}: {label} takes no such parameter" + did_you_mean(key, params)
@@ -156,7 +186,11 @@ class Operations:
                 if param.required:
                     problems.append(f"{name}: Required input is missing.")
                 continue
+            shape = self.shapes.get((operation, name))
             try:
+                if shape is not None:
+                    arguments[name] = marshal(param, shape, values, self.store.check_link)
+                    continue
                 decoded = [self._decode(param, value) for value in values]
             except HTTPException as problem:
                 problems.append(problem.message)

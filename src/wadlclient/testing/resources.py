@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from email.utils import format_datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -226,7 +227,7 @@ class Resources:
                 405, f"{type_id}.{name} is a {method.name} operation, not {call.method}."
             )
         raw = call.query if method.name == "GET" else {**call.query, **call.form}
-        arguments = self.operations.arguments(f"{type_id}.{name}", method, raw)
+        arguments = self.operations.arguments(f"{type_id}.{name}", method, raw, name)
         handler = self.operations.handler_for(type_id, name, method)
         label = f"{type_id}.{name}"
         try:
@@ -238,6 +239,9 @@ class Resources:
             raise HTTPException(
                 500, f"The handler of {label} raised {type(error).__name__}: {error}"
             ) from None
+        missing = self.operations.not_found(type_id, name, arguments) if value is None else None
+        if missing is not None:
+            raise missing
         kind, entry_type = self.operations.result_shape(method)
         try:
             return self._result(call, Result(label, kind, entry_type, value))
@@ -275,9 +279,13 @@ class Resources:
                 raise HTTPException(404, f"{entry.path} has no {name} file.")
             media_type, data = stored
             etag = '"' + hashlib.sha1(data).hexdigest() + '"'
+            headers = {"ETag": etag}
+            stored_at = entry.file_dates.get(name)
+            if stored_at is not None:  # lazr.restfulclient's HostedFile.last_modified reads it
+                headers["Last-Modified"] = format_datetime(stored_at, usegmt=True)
             if _matches(call.header("If-None-Match"), etag):
-                return Answer(304, headers={"ETag": etag})
-            return Answer(200, data, media_type, {"ETag": etag})
+                return Answer(304, headers=headers)
+            return Answer(200, data, media_type, headers)
         if call.method == "PUT":
             media_type = call.header("Content-Type")
             if not media_type:

@@ -19,6 +19,8 @@ from types import TracebackType
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from wadlclient.facts.launchpad import ARGUMENTS, FOUND_OR_404
+from wadlclient.facts.launchpad_urls import LAUNCHPAD_VERSIONS, TOTAL_SIZE_LINK_VERSIONS
 from wadlclient.schema import schema_for
 from wadlclient.testing.description import Description
 from wadlclient.testing.errors import HTTPException
@@ -30,7 +32,6 @@ from wadlclient.testing.resources import Resources
 from wadlclient.testing.server import FakeServer
 from wadlclient.testing.shapes import (
     LAUNCHPAD_COLLECTIONS,
-    LAUNCHPAD_NOT_FOUND,
     LAUNCHPAD_PATHS,
     LAUNCHPAD_ROOT_LINKS,
     is_launchpad,
@@ -90,8 +91,12 @@ class FakeService:
                 LAUNCHPAD_ROOT_LINKS if self.launchpad else {},
                 web_link_maker(self.published_base) if self.launchpad else None,
             )
-            not_found = LAUNCHPAD_NOT_FOUND if self.launchpad else None
-            self._operations = Operations(self.description, self.store, not_found)
+            self._operations = Operations(
+                self.description,
+                self.store,
+                ARGUMENTS if self.launchpad else {},
+                FOUND_OR_404 if self.launchpad else {},
+            )
             self._server.resources = Resources(
                 self.description, self.store, self._render, self._operations
             )
@@ -104,7 +109,23 @@ class FakeService:
         rules: dict[str, PathRule] = dict(LAUNCHPAD_PATHS) if self.launchpad else {}
         rules.update(entry_paths or {})
         collections = LAUNCHPAD_COLLECTIONS if self.launchpad else {}
-        return Layout(rules, collections, (self.base, self.published_base))
+        return Layout(rules, collections, self._bases())
+
+    def _bases(self) -> tuple[str, ...]:
+        """The versioned roots a link may be absolute under: the fake's and the published
+        one; for Launchpad, those of every version it serves (lazr.restful takes a link
+        of any active version: ``.../1.0/ubuntu`` in a call to devel)."""
+        own = (self.base, self.published_base)
+        if not self.launchpad:
+            return own
+        published_root = self.published_base.removesuffix(f"{self.version}/")
+        others = tuple(
+            f"{root}{version}/"
+            for root in (self.service_root, published_root)
+            for version in LAUNCHPAD_VERSIONS
+            if version != self.version
+        )
+        return own + others
 
     # -- lifetime ------------------------------------------------------------
 
@@ -175,7 +196,14 @@ class FakeService:
 
     @total_size_link.setter
     def total_size_link(self, value: bool) -> None:
+        """A fake of a Launchpad version that never sends it (1.0, beta) refuses to."""
         assert self._server.resources is not None
+        if value and self.launchpad and self.version not in TOTAL_SIZE_LINK_VERSIONS:
+            raise ValueError(
+                f"Launchpad's {self.version} API never sends total_size_link (only "
+                + ", ".join(sorted(TOTAL_SIZE_LINK_VERSIONS))
+                + " does): a fake of it gives total_size, as Launchpad does"
+            )
         self._server.resources.total_size_link = value
 
     @property
@@ -187,6 +215,27 @@ class FakeService:
 
     def url_of(self, entry: FakeEntry) -> str:
         return self._render.url(entry)
+
+    # -- reading (for handlers and assertions) -------------------------------
+
+    def entries_of(self, collection: str | FakeEntry, name: str | None = None) -> list[FakeEntry]:
+        """The entries of a collection, in order, as a page of it lists them.
+
+        ``fake.entries_of("snaps")`` for a top-level collection (what an operation
+        handler of it gets as ``owner``), ``fake.entries_of(ada, "ppas")`` for an
+        entry's scoped one. A name the WADL does not give is a ValueError naming it.
+        """
+        return _seeding(lambda: self.store.entries_of(collection, name))
+
+    def entry_at(self, link: str) -> FakeEntry:
+        """The entry at ``link``: a path (``"~ada"``, ``"/~ada"``) or a URL below the root.
+
+        A link to nothing is a KeyError naming it.
+        """
+        entry = self.store.entry_at(link)
+        if entry is None:
+            raise KeyError(f"nothing is seeded at {link!r}")
+        return entry
 
     def operation(self, owner: str, name: str) -> Callable[[Handler], Handler]:
         """Register ``handler(owner, /, **arguments)`` for a named operation of ``owner``.

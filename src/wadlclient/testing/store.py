@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 from wadlclient.schema import FieldKind
@@ -55,6 +56,17 @@ def _hosted_file(name: str, value: Any) -> tuple[str, bytes] | None:
     raise HTTPException(400, f"{name}: a hosted file is bytes or (media type, bytes).")
 
 
+def _date_files(entry: FakeEntry, values: Mapping[str, Any]) -> None:
+    """Note when each hosted file among ``values`` was stored (to the second, as HTTP dates go)."""
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    for name, value in values.items():
+        if entry.type.info.fields[name].kind is FieldKind.HOSTED_FILE:
+            if value is None:
+                entry.file_dates.pop(name, None)
+            else:
+                entry.file_dates[name] = now
+
+
 class FakeEntry:
     """One seeded entry: its type, where it lives, and its fields by name (links as entries)."""
 
@@ -64,6 +76,8 @@ class FakeEntry:
         self.path = path
         self.values = values
         self.deleted = False
+        #: hosted file name -> when its bytes were stored (its ``Last-Modified``)
+        self.file_dates: dict[str, datetime] = {}
 
     @property
     def type_id(self) -> str:
@@ -217,6 +231,7 @@ class Store:
                 )
             self._counters[entry_type.id] = number
             entry = FakeEntry(entry_type, path, values)
+            _date_files(entry, values)
             self.entries[path] = entry
             if listed_in is not None:
                 self.collections.setdefault(listed_in[1], []).append(entry)
@@ -269,6 +284,7 @@ class Store:
             new = self.check_fields(entry.type, changes)
             old = {name: entry.values.get(name) for name in new}
             entry.values.update(new)
+            _date_files(entry, new)
         for observer in list(self.observers):
             observer(entry, old, new)
 
@@ -284,3 +300,29 @@ class Store:
     def members(self, path: str) -> list[FakeEntry]:
         with self.lock:
             return list(self.collections.get(path, ()))
+
+    def entries_of(self, collection: str | FakeEntry, name: str | None = None) -> list[FakeEntry]:
+        """A top-level collection's entries (by its name), or an entry's scoped collection's."""
+        if isinstance(collection, FakeEntry):
+            field = collection.type.info.fields.get(name or "")
+            if field is None or field.kind is not FieldKind.COLLECTION:
+                raise HTTPException(
+                    400, f"{collection.type_id} has no collection {name!r}"
+                    + did_you_mean(name or "", collection.type.info.names(FieldKind.COLLECTION)),
+                )  # fmt: skip
+            return self.members(f"{collection.path}/{name}")
+        if name is not None or collection not in self.description.collections:
+            raise HTTPException(
+                400, f"the service has no top-level collection {collection!r}"
+                + did_you_mean(collection, list(self.description.collections)),
+            )  # fmt: skip
+        return self.members(self.collection_path(collection))
+
+    def entry_at(self, link: str) -> FakeEntry | None:
+        """The live entry a path or a URL below one of the roots names, or None."""
+        path = path_of_link(link, self.layout.bases)
+        if path is None and "://" not in link:
+            path = link.strip("/")
+        with self.lock:
+            entry = self.entries.get(path or "") or self.redirects.get(path or "")
+        return entry if entry is not None and not entry.deleted else None

@@ -13,10 +13,9 @@ import functools
 import gzip
 from importlib import resources
 
-__all__ = ["LAUNCHPAD_VERSIONS", "launchpad_wadl"]
+from wadlclient.facts.launchpad_urls import LAUNCHPAD_VERSIONS
 
-#: The versions of Launchpad's API whose WADL ships with the kit, newest first.
-LAUNCHPAD_VERSIONS = ("devel", "beta", "1.0")
+__all__ = ["LAUNCHPAD_VERSIONS", "launchpad_wadl"]
 
 
 def launchpad_wadl(version: str = "devel") -> bytes:

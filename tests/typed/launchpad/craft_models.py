@@ -70,14 +70,13 @@ class Recipe(LaunchpadObject[SourcePackageRecipe]):
         return str(self._obj.name)
 
     def build(self, series: str, pocket: Pocket = "Release") -> Build:
-        """Request a build into the owner's PPA, for ``series`` of Ubuntu."""
-        owner = self._obj.owner
-        archive = owner.getPPAByName(name="ppa")
-        if archive is None:
-            raise LookupError(f"{owner.name} has no PPA named 'ppa'")
+        """Request a build into the owner's PPA, for ``series`` of Ubuntu.
+
+        Launchpad answers 404 for a PPA or a series it lacks (``NoSuchPPA``,
+        ``NoSuchDistroSeries``), never null: nothing to check for None.
+        """
+        archive = self._obj.owner.getPPAByName(name="ppa")
         distroseries = self._lp.distributions["ubuntu"].getSeries(name_or_version=series)
-        if distroseries is None:
-            raise LookupError(f"Ubuntu has no series {series!r}")
         build = self._obj.requestBuild(archive=archive, distroseries=distroseries, pocket=pocket)
         if build is None:
             raise RuntimeError(f"Launchpad answered no build for {self.name}")
