@@ -105,7 +105,9 @@ def test_a_builds_state_changed_by_the_test_delivers_its_build_event(
     fake, ada, frob = seeded.fake, seeded.ada, seeded.frob
     snap = fake.add("snaps", name="frob", owner=ada)
     charm = fake.add("charm_recipes", name="frob", owner=ada, project=frob)
-    livefs = fake.add("livefses", name="frob", owner=ada)
+    noble = fake.add("distro_series", distribution=fake.add("distributions", name="ubuntu"),
+                     name="noble")  # fmt: skip
+    livefs = fake.add("livefses", name="frob", owner=ada, distro_series=noble)
     builds = [
         (snap, "snap:build:0.1", fake.add("snap_build", snap=snap), SnapBuildEvent),
         (charm, "charm-recipe:build:0.1", fake.add("charm_recipe_build", recipe=charm),
