@@ -36,6 +36,7 @@ from wadlclient.errors import (
     Unauthorized,
     UnexpectedResponseError,
     WADLError,
+    WebAddressError,
 )
 
 #: ``typing.TYPE_CHECKING`` without importing typing (type checkers take any name
@@ -154,6 +155,7 @@ __all__ = [
     "Unauthorized",
     "UnexpectedResponseError",
     "WADLError",
+    "WebAddressError",
     "__version__",
     "install_as_lazr_restfulclient",
     "prefetch",

@@ -39,6 +39,7 @@ __all__ = [
     "Unauthorized",
     "UnexpectedResponseError",
     "WADLError",
+    "WebAddressError",
     "error_for",
 ]
 
@@ -58,6 +59,10 @@ class Redacted(RestfulError, ValueError, AttributeError):
 
 class WADLError(RestfulError):
     """A WADL document could not be read: malformed, unsafe, or not WADL."""
+
+
+class WebAddressError(RestfulError, ValueError):
+    """A web address or reference that names no object `load_web` can load, and why."""
 
 
 class ResponseError(RestfulError):

@@ -42,6 +42,7 @@ from wadlclient.objects.keys import key_paths_for
 from wadlclient.objects.links import look_ahead_from_env
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.session import Session
+from wadlclient.objects.web import WebAddresses
 from wadlclient.objects.wire import media_type_of
 from wadlclient.objects.writelog import WriteLog
 from wadlclient.schema import (
@@ -182,7 +183,7 @@ def load_service(
     return schema, early.result().json()
 
 
-class ServiceRoot(Resource):
+class ServiceRoot(Resource, WebAddresses):
     """The entry point to a web service: its WADL, its root resource, its transport.
 
     ``cache`` is None (a private temporary directory), a directory

@@ -1,0 +1,79 @@
+"""Web addresses and references to entries: ``root.load_web(text)``.
+
+The mechanism is the service's: an object's web page is its API path on a
+web host, so an address becomes a path below the versioned root, and a
+short code path a ``git_repositories.getByPath`` call. What a pasted text
+names (hosts, views, reference spellings) is Launchpad's knowledge and
+lives in `wadlclient.facts.launchpad_web`; this module only checks that
+the root is Launchpad's, on the address's instance, and loads the entry.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+from wadlclient.errors import NotFound, WebAddressError
+from wadlclient.facts.launchpad_web import EXPECTED, ROOT_COLLECTIONS, read, web_domain_of
+from wadlclient.objects.entry import Entry
+from wadlclient.objects.protocols import RootLike
+
+__all__ = ["WebAddresses", "load_web"]
+
+
+class WebAddresses:
+    """`ServiceRoot`'s ``load_web``: web addresses and references in, entries out."""
+
+    __slots__ = ()
+
+    def load_web(self, text: str) -> Entry:
+        """The entry ``text`` names: a Launchpad web address or reference (`load_web`).
+
+        ``root.load_web("https://bugs.launchpad.net/ubuntu/+source/hello/+bug/1")``
+        is that bug task; ``root.load_web("LP: #1")`` the bug; an entry's
+        ``web_link`` loads the entry again.
+        """
+        return load_web(cast(RootLike, self), text)
+
+
+def load_web(root: RootLike, text: str) -> Entry:
+    """The entry ``text`` names on ``root``: a Launchpad web address or a reference.
+
+    Raises `WebAddressError` for text that names no one object (naming what
+    was expected), for an address of another Launchpad instance than the
+    root's, and for a root that is not Launchpad's; `NotFound` when the
+    object is not there.
+    """
+    if not isinstance(text, str):
+        raise WebAddressError(f"load_web takes a string, not {type(text).__name__}: {EXPECTED}")
+    if not set(root.lp_collections) >= ROOT_COLLECTIONS:
+        raise WebAddressError(
+            f"cannot read {text!r} on {root.service_root}: web addresses and references "
+            "are Launchpad's, and this service is not Launchpad's"
+        )
+    target = read(text)
+    own = web_domain_of(urlsplit(root.service_root).hostname or "")
+    if target.domain is not None and own is not None and target.domain != own:
+        raise WebAddressError(
+            f"cannot read {text!r} on {root.service_root}: it is an address on "
+            f"{target.domain}, and this root is {own}'s"
+        )
+    if target.git_path:
+        repositories: Any = cast(Any, root).git_repositories
+        found = repositories.getByPath(path=target.path)
+        if found is None:
+            raise WebAddressError(f"{text!r}: Launchpad has no git repository at {target.path}")
+        return _entry(text, found)
+    try:
+        return _entry(text, root.load(target.path))
+    except NotFound as error:
+        error.note = f"{text!r} names {target.path}, which Launchpad does not have"
+        raise
+
+
+def _entry(text: str, loaded: object) -> Entry:
+    if not isinstance(loaded, Entry):
+        raise WebAddressError(
+            f"cannot read {text!r}: it is a list of objects, not one object; expected {EXPECTED}"
+        )
+    return loaded
