@@ -25,6 +25,7 @@ to look up; what it cannot read is a `WebAddressError` naming what it expected.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
@@ -40,6 +41,7 @@ __all__ = [
     "WEB_SITES",
     "WebTarget",
     "api_host_for",
+    "is_launchpad_root",
     "read",
     "web_domain_of",
 ]
@@ -94,6 +96,11 @@ class WebTarget(NamedTuple):
     path: str
     domain: str | None = None
     git_path: bool = False
+
+
+def is_launchpad_root(collections: Iterable[str]) -> bool:
+    """Whether a root with these top-level collections is Launchpad's (`ROOT_COLLECTIONS`)."""
+    return set(collections) >= ROOT_COLLECTIONS
 
 
 def web_domain_of(api_host: str) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from wadlclient.errors import NotFound, WebAddressError
-from wadlclient.facts.launchpad_web import EXPECTED, ROOT_COLLECTIONS, read, web_domain_of
+from wadlclient.facts.launchpad_web import EXPECTED, is_launchpad_root, read, web_domain_of
 from wadlclient.objects.entry import Entry
 from wadlclient.objects.protocols import RootLike
 
@@ -46,7 +46,7 @@ def load_web(root: RootLike, text: str) -> Entry:
     """
     if not isinstance(text, str):
         raise WebAddressError(f"load_web takes a string, not {type(text).__name__}: {EXPECTED}")
-    if not set(root.lp_collections) >= ROOT_COLLECTIONS:
+    if not is_launchpad_root(root.lp_collections):
         raise WebAddressError(
             f"cannot read {text!r} on {root.service_root}: web addresses and references "
             "are Launchpad's, and this service is not Launchpad's"
