@@ -167,3 +167,14 @@ def test_a_short_code_path_with_no_repository_says_so(lp: wadlclient.ServiceRoot
 def test_load_web_takes_text_only(lp: wadlclient.ServiceRoot) -> None:
     with pytest.raises(WebAddressError, match="takes a string, not int"):
         lp.load_web(1)  # type: ignore[arg-type]
+
+
+def test_kind_says_which_type_the_text_must_name(
+    lp: wadlclient.ServiceRoot, objects: dict[str, FakeEntry], fake: FakeService
+) -> None:
+    """The typed package's overloads return ``kind``'s class; at run time it is checked."""
+    task = lp.load_web("https://bugs.launchpad.net/ubuntu/+source/hello/+bug/1", "bug_task")
+    assert task.self_link == fake.url_of(objects["bug_task"])
+
+    with pytest.raises(WebAddressError, match="'LP: #1' names a bug, not the bug_task expected"):
+        lp.load_web("LP: #1", "bug_task")

@@ -17,6 +17,7 @@ from wadlclient.errors import NotFound, WebAddressError
 from wadlclient.facts.launchpad_web import EXPECTED, is_launchpad_root, read, web_domain_of
 from wadlclient.objects.entry import Entry
 from wadlclient.objects.protocols import RootLike
+from wadlclient.wadl import fragment_of
 
 __all__ = ["WebAddresses", "load_web"]
 
@@ -26,17 +27,19 @@ class WebAddresses:
 
     __slots__ = ()
 
-    def load_web(self, text: str) -> Entry:
+    def load_web(self, text: str, kind: str | None = None) -> Entry:
         """The entry ``text`` names: a Launchpad web address or reference (`load_web`).
 
         ``root.load_web("https://bugs.launchpad.net/ubuntu/+source/hello/+bug/1")``
         is that bug task; ``root.load_web("LP: #1")`` the bug; an entry's
-        ``web_link`` loads the entry again.
+        ``web_link`` loads the entry again. ``kind`` (an entry type of the
+        WADL, ``"bug_task"``) is the type the text must name, else a
+        `WebAddressError`; the typed package's overloads return that type.
         """
-        return load_web(cast(RootLike, self), text)
+        return load_web(cast(RootLike, self), text, kind)
 
 
-def load_web(root: RootLike, text: str) -> Entry:
+def load_web(root: RootLike, text: str, kind: str | None = None) -> Entry:
     """The entry ``text`` names on ``root``: a Launchpad web address or a reference.
 
     Raises `WebAddressError` for text that names no one object (naming what
@@ -63,17 +66,21 @@ def load_web(root: RootLike, text: str) -> Entry:
         found = repositories.getByPath(path=target.path)
         if found is None:
             raise WebAddressError(f"{text!r}: Launchpad has no git repository at {target.path}")
-        return _entry(text, found)
+        return _entry(text, found, kind)
     try:
-        return _entry(text, root.load(target.path))
+        loaded = root.load(target.path)
     except NotFound as error:
         error.note = f"{text!r} names {target.path}, which Launchpad does not have"
         raise
+    return _entry(text, loaded, kind)
 
 
-def _entry(text: str, loaded: object) -> Entry:
+def _entry(text: str, loaded: object, kind: str | None) -> Entry:
     if not isinstance(loaded, Entry):
         raise WebAddressError(
             f"cannot read {text!r}: it is a list of objects, not one object; expected {EXPECTED}"
         )
+    named = fragment_of(loaded.resource_type_link)
+    if kind is not None and named != kind:
+        raise WebAddressError(f"{text!r} names a {named}, not the {kind} expected")
     return loaded

@@ -84,6 +84,8 @@ class ClassPlan:
     base: str
     doc: str | None
     members: tuple[Member, ...]
+    #: The entry type an entry class describes (the root's ``load_web`` overloads name it).
+    type_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -370,7 +372,8 @@ def plan_module(
     for type_id in entries:
         name = planner.classes[type_id]
         members = planner.members(type_id, name)
-        plans.append(ClassPlan(name, "wadlclient.EntryLike", _doc_of(app, type_id), members))
+        doc = _doc_of(app, type_id)
+        plans.append(ClassPlan(name, "wadlclient.EntryLike", doc, members, type_id))
     entry_like = _linked_only_as_entries(schema)
     for type_id in collections:
         name = planner.classes[type_id]
