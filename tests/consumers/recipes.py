@@ -107,7 +107,7 @@ class BuildFarm:
                 fields.pop("project", None)  # Launchpad keeps it, the devel WADL shows no field
             recipe = fake.add(collection, owner=owner, name=name, registrant=owner, **fields)
             self.recipes.setdefault(collection, []).append(recipe)
-            self.processors[recipe.path] = [link.rsplit("/", 1)[-1] for link in processors]
+            self.processors[recipe.path] = [processor["name"] for processor in processors]
             return recipe
 
         @fake.operation(collection, "findByOwner")

@@ -74,6 +74,8 @@ def ada(fake_launchpad: FakeService) -> FakeEntry:
     fake_launchpad.add_to(repository, "branches", path="refs/heads/main", repository=repository)
     ubuntu = fake_launchpad.add("distributions", name="ubuntu", display_name="Ubuntu")
     fake_launchpad.add("archives", name="primary", distribution=ubuntu)
+    for processor in ("amd64", "arm64", "riscv64", "s390x"):  # a link to any other is a 400
+        fake_launchpad.add("processors", name=processor)
     return ada
 
 

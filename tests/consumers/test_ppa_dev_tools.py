@@ -65,9 +65,9 @@ class Archives:
             raise HTTPException(404, f"No such ppa: '{name}'.")
 
         @fake.operation("archive", "setProcessors")
-        def set_processors(archive: FakeEntry, /, *, processors: list[str]) -> None:
-            for link in processors:
-                fake.add_to(archive, "processors", self.processors[link.rsplit("/", 1)[-1]])
+        def set_processors(archive: FakeEntry, /, *, processors: list[FakeEntry]) -> None:
+            for processor in processors:  # a list of links: the entries they name
+                fake.add_to(archive, "processors", processor)
 
         @fake.operation("archive", "addArchiveDependency")
         def add_dependency(

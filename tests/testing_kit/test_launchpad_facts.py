@@ -78,6 +78,26 @@ def test_a_list_goes_as_json_or_as_repeated_values(seeded: FakeService, sent: An
     assert (answer.status_code, calls[0]["store_channels"]) == (201, ["edge", "beta"])
 
 
+@pytest.mark.parametrize(
+    ("sent", "received"), [("[1, 2]", [1, 2]), ("5", [5]), (["5", "6"], [5, 6])]
+)
+def test_the_items_of_a_list_keep_their_json_types(
+    seeded: FakeService, sent: Any, received: list[int]
+) -> None:
+    calls: list[Any] = []
+    seeded.operation("snap", "getBuildSummaries")(
+        lambda _snap, /, **arguments: calls.append(arguments["build_ids"]) or {}
+    )
+
+    answer = requests.get(
+        seeded.base + "~ada/+snap/hello",
+        params={"ws.op": "getBuildSummaries", "build_ids": sent},
+        timeout=10,
+    )
+
+    assert (answer.status_code, calls) == (200, [received]), answer.text
+
+
 def test_a_link_to_nothing_in_a_list_is_a_400_as_lazr_restful_answers(
     seeded: FakeService,
 ) -> None:

@@ -67,6 +67,30 @@ def test_the_fixups_retype_tags_and_say_which_lookups_answer_404(devel: tuple[st
     )  # fmt: skip
 
 
+def test_the_fixups_type_list_and_dict_params_from_launchpads_facts(
+    devel: tuple[str, str],
+) -> None:
+    plain, fixed = devel
+
+    def argument(stub: str, cls: str, operation: str, param: str) -> str:
+        body = stub.split(f"\nclass {cls}(", 1)[1].split("\nclass ", 1)[0]
+        signature = body.split(f"def {operation}(", 1)[1].split(") ->", 1)[0]
+        found = re.search(rf"\b{param}: ([^=\n]+?)(?: = \.\.\.)?,?\n", signature + "\n")
+        assert found is not None, f"{cls}.{operation}({param}=) not declared"
+        return found.group(1)
+
+    assert argument(plain, "Archive", "setProcessors", "processors") == "typing.Any"
+    assert argument(fixed, "Archive", "setProcessors", "processors") == (
+        "Processor | str | typing.Sequence[Processor | str]"
+    )
+    assert argument(fixed, "Archive", "copyPackages", "source_names") == (
+        "str | typing.Sequence[str]"
+    )
+    assert argument(fixed, "Snap", "requestBuilds", "channels") == (
+        "typing.Mapping[str, typing.Any] | typing.Sequence[str]"
+    )
+
+
 def test_the_fixups_refuse_a_wadl_that_lacks_a_field_they_name(
     launchpad_wadl_path: Path,
 ) -> None:

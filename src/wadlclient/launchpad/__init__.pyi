@@ -1033,7 +1033,7 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
     def copyPackages(
         self,
         *,
-        source_names: typing.Any,
+        source_names: str | typing.Sequence[str],
         from_archive: Archive | str,
         to_pocket: typing.Any,
         to_series: typing.Any = ...,
@@ -1132,7 +1132,11 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
         optional filters are omitted by call sites.
         """
 
-    def getBuildSummariesForSourceIds(self, *, source_ids: typing.Any) -> typing.Any:
+    def getBuildSummariesForSourceIds(
+        self,
+        *,
+        source_ids: int | typing.Sequence[int],
+    ) -> typing.Any:
         """Return a dictionary containing a summary of the build statuses. Only information for
         sources belonging to the current archive will be returned. See
         IPublishingSet.getBuildStatusSummariesForSourceIdsAndArchive() for details.
@@ -1148,7 +1152,7 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
     def getNamedAuthToken(self, *, name: typing.Any) -> typing.Any:
         """Return a named authorization token for the given name in this archive."""
 
-    def getNamedAuthTokens(self, *, names: typing.Any = ...) -> typing.Any:
+    def getNamedAuthTokens(self, *, names: str | typing.Sequence[str] = ...) -> typing.Any:
         """Return a subset of active named authorization tokens for this archive if names is
         specified, or all active named authorization tokens for this archive is names is null.
         """
@@ -1317,7 +1321,7 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
     def newNamedAuthToken(self, *, name: typing.Any, token: typing.Any = ...) -> typing.Any:
         """Create a new named authorization token."""
 
-    def newNamedAuthTokens(self, *, names: typing.Any) -> typing.Any:
+    def newNamedAuthTokens(self, *, names: str | typing.Sequence[str]) -> typing.Any:
         """Create named authorization tokens in bulk."""
 
     def newPackageUploader(
@@ -1396,10 +1400,14 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
     def revokeNamedAuthToken(self, *, name: typing.Any) -> typing.Any:
         """Deactivate a named authorization token."""
 
-    def revokeNamedAuthTokens(self, *, names: typing.Any) -> typing.Any:
+    def revokeNamedAuthTokens(self, *, names: str | typing.Sequence[str]) -> typing.Any:
         """Deactivate named authorization tokens in bulk."""
 
-    def setProcessors(self, *, processors: typing.Any) -> typing.Any:
+    def setProcessors(
+        self,
+        *,
+        processors: Processor | str | typing.Sequence[Processor | str],
+    ) -> typing.Any:
         """Set the architectures on which the archive can build."""
 
     def syncSource(
@@ -1424,7 +1432,7 @@ class Archive(wadlclient.EntryLike, typing.Protocol):
     def syncSources(
         self,
         *,
-        source_names: typing.Any,
+        source_names: str | typing.Sequence[str],
         from_archive: Archive | str,
         to_pocket: typing.Any,
         to_series: typing.Any = ...,
@@ -1917,8 +1925,8 @@ class Branch(wadlclient.EntryLike, typing.Protocol):
         needs_review: typing.Any = ...,
         initial_comment: typing.Any = ...,
         commit_message: typing.Any = ...,
-        reviewers: typing.Any = ...,
-        review_types: typing.Any = ...,
+        reviewers: Person | str | typing.Sequence[Person | str] = ...,
+        review_types: str | typing.Sequence[str] = ...,
     ) -> BranchMergeProposal:
         """Create a new BranchMergeProposal with this branch as the source. Both the target_branch
         and the prerequisite_branch, if it is there, must be branches with the same target as the
@@ -1929,7 +1937,7 @@ class Branch(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         status: typing.Any = ...,
-        merged_revnos: typing.Any = ...,
+        merged_revnos: int | typing.Sequence[int] = ...,
     ) -> wadlclient.CollectionLike[BranchMergeProposal]:
         """Return matching BranchMergeProposals."""
 
@@ -2166,7 +2174,7 @@ class BranchMergeProposal(wadlclient.EntryLike, typing.Protocol):
         review_type: typing.Any = ...,
         parent: CodeReviewComment | str = ...,
         previewdiff_id: typing.Any = ...,
-        inline_comments: typing.Any = ...,
+        inline_comments: typing.Mapping[str, str] | typing.Sequence[str] = ...,
     ) -> CodeReviewComment:
         """Create an ICodeReviewComment associated with this merge proposal."""
 
@@ -2222,7 +2230,7 @@ class BranchMergeProposal(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         previewdiff_id: typing.Any,
-        comments: typing.Any,
+        comments: typing.Mapping[str, str] | typing.Sequence[str],
     ) -> typing.Any:
         """Save ICodeReviewInlineCommentDraft"""
 
@@ -2494,7 +2502,7 @@ class Bug(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         target: BugTarget | str = ...,
-        nominations: typing.Any = ...,
+        nominations: BugNomination | str | typing.Sequence[BugNomination | str] = ...,
     ) -> wadlclient.CollectionLike[BugNomination]:
         """Return a list of all IBugNominations for this bug. The list is ordered by
         IBugNominations.target.bugtargetdisplayname.
@@ -2839,7 +2847,7 @@ class BugTarget(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -2854,11 +2862,11 @@ class BugTarget(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -3527,7 +3535,11 @@ class CharmBase(wadlclient.EntryLike, typing.Protocol):
     def registrant(self) -> Person:
         """Registrant The person who registered this base."""
 
-    def setProcessors(self, *, processors: typing.Any) -> typing.Any:
+    def setProcessors(
+        self,
+        *,
+        processors: Processor | str | typing.Sequence[Processor | str],
+    ) -> typing.Any:
         """Set the architectures that the charm base supports."""
 
 
@@ -3687,8 +3699,8 @@ class CharmRecipe(wadlclient.EntryLike, typing.Protocol):
     def requestBuilds(
         self,
         *,
-        channels: typing.Any = ...,
-        architectures: typing.Any = ...,
+        channels: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
+        architectures: Processor | str | typing.Sequence[Processor | str] = ...,
     ) -> CharmRecipeBuildRequest:
         """Request that the charm recipe be built. This is an asynchronous operation; once the
         operation has finished, the resulting build request's C{status} will be "Completed" and its
@@ -4374,8 +4386,8 @@ class CraftRecipe(wadlclient.EntryLike, typing.Protocol):
     def requestBuilds(
         self,
         *,
-        channels: typing.Any = ...,
-        architectures: typing.Any = ...,
+        channels: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
+        architectures: Processor | str | typing.Sequence[Processor | str] = ...,
     ) -> CraftRecipeBuildRequest:
         """Request that the craft recipe be built. This is an asynchronous operation; once the
         operation has finished, the resulting build request's C{status} will be "Completed" and its
@@ -5059,7 +5071,7 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
         *,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
-        language: typing.Any = ...,
+        language: Language | str | typing.Sequence[Language | str] = ...,
         owner: Person | str = ...,
         needs_attention_from: Person | str = ...,
         sort: Sort = ...,
@@ -5078,7 +5090,7 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -5093,11 +5105,11 @@ class Distribution(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -5375,7 +5387,7 @@ class DistributionSourcePackage(wadlclient.EntryLike, typing.Protocol):
         *,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
-        language: typing.Any = ...,
+        language: Language | str | typing.Sequence[Language | str] = ...,
         owner: Person | str = ...,
         needs_attention_from: Person | str = ...,
         sort: Sort = ...,
@@ -5385,7 +5397,7 @@ class DistributionSourcePackage(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -5400,11 +5412,11 @@ class DistributionSourcePackage(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -5907,14 +5919,14 @@ class DistroSeries(wadlclient.EntryLike, typing.Protocol):
     def initDerivedDistroSeries(
         self,
         *,
-        parents: typing.Any,
-        architectures: typing.Any = ...,
+        parents: str | typing.Sequence[str],
+        architectures: str | typing.Sequence[str] = ...,
         archindep_archtag: typing.Any = ...,
-        packagesets: typing.Any = ...,
+        packagesets: str | typing.Sequence[str] = ...,
         rebuild: typing.Any = ...,
-        overlays: typing.Any = ...,
-        overlay_pockets: typing.Any = ...,
-        overlay_components: typing.Any = ...,
+        overlays: bool | typing.Sequence[bool] = ...,
+        overlay_pockets: str | typing.Sequence[str] = ...,
+        overlay_components: str | typing.Sequence[str] = ...,
     ) -> typing.Any:
         """Initialize this series from parents. This method performs checks and then creates a job
         to populate the new distroseries.
@@ -5938,7 +5950,7 @@ class DistroSeries(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -5953,11 +5965,11 @@ class DistroSeries(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -6200,8 +6212,8 @@ class GitRef(wadlclient.EntryLike, typing.Protocol):
         needs_review: typing.Any = ...,
         initial_comment: typing.Any = ...,
         commit_message: typing.Any = ...,
-        reviewers: typing.Any = ...,
-        review_types: typing.Any = ...,
+        reviewers: Person | str | typing.Sequence[Person | str] = ...,
+        review_types: str | typing.Sequence[str] = ...,
     ) -> BranchMergeProposal:
         """Create a new BranchMergeProposal with this reference as the source. Both the merge_target
         and the merge_prerequisite, if it is there, must be references whose repositories have the
@@ -6218,7 +6230,7 @@ class GitRef(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         status: typing.Any = ...,
-        merged_revision_ids: typing.Any = ...,
+        merged_revision_ids: str | typing.Sequence[str] = ...,
     ) -> wadlclient.CollectionLike[BranchMergeProposal]:
         """Return matching BranchMergeProposals."""
 
@@ -6388,7 +6400,12 @@ class GitRepository(wadlclient.EntryLike, typing.Protocol):
         if it is not linked to any merge proposals.
         """
 
-    def checkRefPermissions(self, *, person: Person | str, paths: typing.Any) -> typing.Any:
+    def checkRefPermissions(
+        self,
+        *,
+        person: Person | str,
+        paths: str | typing.Sequence[str],
+    ) -> typing.Any:
         """Check a person's permissions on some references in this repository."""
 
     def collectGarbage(self) -> typing.Any:
@@ -6406,7 +6423,7 @@ class GitRepository(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         status: typing.Any = ...,
-        merged_revision_ids: typing.Any = ...,
+        merged_revision_ids: str | typing.Sequence[str] = ...,
     ) -> wadlclient.CollectionLike[BranchMergeProposal]:
         """Return matching BranchMergeProposals."""
 
@@ -6580,7 +6597,7 @@ class HasBugs(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -6595,11 +6612,11 @@ class HasBugs(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -6784,7 +6801,7 @@ class Livefs(wadlclient.EntryLike, typing.Protocol):
         distro_arch_series: DistroArchSeries | str,
         pocket: Pocket,
         unique_key: typing.Any = ...,
-        metadata_override: typing.Any = ...,
+        metadata_override: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
         version: typing.Any = ...,
     ) -> LivefsBuild:
         """Request that the live filesystem be built."""
@@ -7085,7 +7102,7 @@ class Milestone(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -7100,11 +7117,11 @@ class Milestone(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -7119,7 +7136,7 @@ class Milestone(wadlclient.EntryLike, typing.Protocol):
         Note: milestone is currently ignored for all IBugTargets except IProduct.
         """
 
-    def setTags(self, *, tags: typing.Any) -> typing.Any:
+    def setTags(self, *, tags: str | typing.Sequence[str]) -> typing.Any:
         """Set the milestone tags. Note that this is not a property because, while the current user
         is needed to store tags metadata, it is desirable to avoid using thread locals to get the
         current request in models.
@@ -7235,7 +7252,7 @@ class OciProject(wadlclient.EntryLike, typing.Protocol):
         owner: Person | str,
         git_ref: GitRef | str,
         build_file: typing.Any,
-        build_args: typing.Any = ...,
+        build_args: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
         description: typing.Any = ...,
         build_daily: typing.Any = ...,
     ) -> OciRecipe:
@@ -7249,7 +7266,7 @@ class OciProject(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -7264,11 +7281,11 @@ class OciProject(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -7424,7 +7441,7 @@ class OciRecipe(wadlclient.EntryLike, typing.Protocol):
         *,
         registry_url: typing.Any,
         image_name: typing.Any,
-        credentials: typing.Any,
+        credentials: typing.Mapping[str, typing.Any] | typing.Sequence[str],
         credentials_owner: Person | str = ...,
     ) -> OciPushRule:
         """Add a new rule for pushing builds of this recipe to a registry."""
@@ -7442,7 +7459,11 @@ class OciRecipe(wadlclient.EntryLike, typing.Protocol):
     def requestBuilds(self) -> OciRecipeBuildRequest:
         """Request that the OCI recipe is built for all available architectures."""
 
-    def setProcessors(self, *, processors: typing.Any) -> typing.Any:
+    def setProcessors(
+        self,
+        *,
+        processors: Processor | str | typing.Sequence[Processor | str],
+    ) -> typing.Any:
         """Set the architectures for which the recipe should be built."""
 
 
@@ -7796,7 +7817,7 @@ class Packageset(wadlclient.EntryLike, typing.Protocol):
     relative_build_score: typing.Any
     """Build score Build score bonus for packages in this package set."""
 
-    def addSources(self, *, names: typing.Any) -> typing.Any:
+    def addSources(self, *, names: str | typing.Sequence[str]) -> typing.Any:
         """Add the named source packages to this package set. Any passed source package names will
         become directly associated with the package set at hand. This function is idempotent in the
         sense that source package names that are already directly associated with a package set will
@@ -7805,7 +7826,7 @@ class Packageset(wadlclient.EntryLike, typing.Protocol):
         Non-existing source package names will be ignored.
         """
 
-    def addSubsets(self, *, names: typing.Any) -> typing.Any:
+    def addSubsets(self, *, names: str | typing.Sequence[str]) -> typing.Any:
         """Add the named package sets as subsets to this package set. Any passed source package
         names will become directly associated with the package set at hand. This function is
         idempotent in the sense that package subsets that are already directly associated with a
@@ -7850,14 +7871,14 @@ class Packageset(wadlclient.EntryLike, typing.Protocol):
         are related to this one, but not this one itself.
         """
 
-    def removeSources(self, *, names: typing.Any) -> typing.Any:
+    def removeSources(self, *, names: str | typing.Sequence[str]) -> typing.Any:
         """Remove the named source packages from this package set. Only source package names
         directly included by this package set can be removed. Any others will be ignored. This
         method facilitates the removal of source package names from package sets via the LP web
         services API. It takes string names as opposed to ISourcePackageName instances.
         """
 
-    def removeSubsets(self, *, names: typing.Any) -> typing.Any:
+    def removeSubsets(self, *, names: str | typing.Sequence[str]) -> typing.Any:
         """Remove the named package subsets from this package set. Only package subsets directly
         included by this package set can be removed. Any others will be ignored. This method
         facilitates the removal of package subsets via the LP web services API. It takes string
@@ -8147,7 +8168,7 @@ class Person(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         description: typing.Any,
-        distroseries: typing.Any,
+        distroseries: DistroSeries | str | typing.Sequence[DistroSeries | str],
         name: typing.Any,
         recipe_text: typing.Any,
         daily_build_archive: Archive | str = ...,
@@ -8296,7 +8317,7 @@ class Person(wadlclient.EntryLike, typing.Protocol):
         *,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
-        language: typing.Any = ...,
+        language: Language | str | typing.Sequence[Language | str] = ...,
         participation: Participation = ...,
         needs_attention: typing.Any = ...,
         sort: Sort = ...,
@@ -8308,7 +8329,7 @@ class Person(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -8323,11 +8344,11 @@ class Person(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -8980,7 +9001,7 @@ class Project(wadlclient.EntryLike, typing.Protocol):
         *,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
-        language: typing.Any = ...,
+        language: Language | str | typing.Sequence[Language | str] = ...,
         owner: Person | str = ...,
         needs_attention_from: Person | str = ...,
         sort: Sort = ...,
@@ -8990,7 +9011,7 @@ class Project(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -9005,11 +9026,11 @@ class Project(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -9224,7 +9245,7 @@ class ProjectGroup(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -9239,11 +9260,11 @@ class ProjectGroup(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -9336,7 +9357,7 @@ class ProjectGroupMilestone(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -9351,11 +9372,11 @@ class ProjectGroupMilestone(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -9653,7 +9674,7 @@ class ProjectSeries(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -9668,11 +9689,11 @@ class ProjectSeries(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -9936,7 +9957,7 @@ class QuestionTarget(wadlclient.EntryLike, typing.Protocol):
         *,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
-        language: typing.Any = ...,
+        language: Language | str | typing.Sequence[Language | str] = ...,
         owner: Person | str = ...,
         needs_attention_from: Person | str = ...,
         sort: Sort = ...,
@@ -10020,7 +10041,7 @@ class RevisionStatusReport(wadlclient.EntryLike, typing.Protocol):
         url: typing.Any = ...,
         result_summary: typing.Any = ...,
         result: Result = ...,
-        properties: typing.Any = ...,
+        properties: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
     ) -> typing.Any:
         """Updates a status report. param title:A short title for the report. param url:The external
         url of the report. param result_summary:\\ A short summary of the result. \\ A short summary
@@ -10060,7 +10081,11 @@ class RockBase(wadlclient.EntryLike, typing.Protocol):
     def registrant(self) -> Person:
         """Registrant The person who registered this base."""
 
-    def setProcessors(self, *, processors: typing.Any) -> typing.Any:
+    def setProcessors(
+        self,
+        *,
+        processors: Processor | str | typing.Sequence[Processor | str],
+    ) -> typing.Any:
         """Set the architectures that the rock base supports."""
 
 
@@ -10198,8 +10223,8 @@ class RockRecipe(wadlclient.EntryLike, typing.Protocol):
     def requestBuilds(
         self,
         *,
-        channels: typing.Any = ...,
-        architectures: typing.Any = ...,
+        channels: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
+        architectures: Processor | str | typing.Sequence[Processor | str] = ...,
     ) -> RockRecipeBuildRequest:
         """Request that the rock recipe be built. This is an asynchronous operation; once the
         operation has finished, the resulting build request's C{status} will be "Completed" and its
@@ -10395,13 +10420,13 @@ class SharingService(wadlclient.EntryLike, typing.Protocol):
     def ensureAccessGrants(
         self,
         *,
-        grantees: typing.Any,
-        bugs: typing.Any = ...,
-        branches: typing.Any = ...,
+        grantees: Person | str | typing.Sequence[Person | str],
+        bugs: Bug | str | typing.Sequence[Bug | str] = ...,
+        branches: Branch | str | typing.Sequence[Branch | str] = ...,
         git_repositories: typing.Any = ...,
-        snaps: typing.Any = ...,
-        ocirecipes: typing.Any = ...,
-        vulnerabilities: typing.Any = ...,
+        snaps: Snap | str | typing.Sequence[Snap | str] = ...,
+        ocirecipes: OciRecipe | str | typing.Sequence[OciRecipe | str] = ...,
+        vulnerabilities: Vulnerability | str | typing.Sequence[Vulnerability | str] = ...,
     ) -> typing.Any:
         """Ensure a grantee has an access grant to the specified artifacts."""
 
@@ -10460,13 +10485,13 @@ class SharingService(wadlclient.EntryLike, typing.Protocol):
         *,
         pillar: Pillar | str,
         grantee: Person | str,
-        bugs: typing.Any = ...,
-        branches: typing.Any = ...,
+        bugs: Bug | str | typing.Sequence[Bug | str] = ...,
+        branches: Branch | str | typing.Sequence[Branch | str] = ...,
         git_repositories: typing.Any = ...,
-        snaps: typing.Any = ...,
-        specifications: typing.Any = ...,
-        ocirecipes: typing.Any = ...,
-        vulnerabilities: typing.Any = ...,
+        snaps: Snap | str | typing.Sequence[Snap | str] = ...,
+        specifications: Specification | str | typing.Sequence[Specification | str] = ...,
+        ocirecipes: OciRecipe | str | typing.Sequence[OciRecipe | str] = ...,
+        vulnerabilities: Vulnerability | str | typing.Sequence[Vulnerability | str] = ...,
     ) -> typing.Any:
         """Remove a grantee's access to the specified artifacts."""
 
@@ -10475,7 +10500,7 @@ class SharingService(wadlclient.EntryLike, typing.Protocol):
         *,
         pillar: Pillar | str,
         grantee: Person | str,
-        permissions: typing.Any,
+        permissions: typing.Mapping[str, typing.Any] | typing.Sequence[str],
     ) -> typing.Any:
         """Ensure grantee has the grants for information types on a pillar."""
 
@@ -10694,8 +10719,8 @@ class Snap(wadlclient.EntryLike, typing.Protocol):
     def getBuildSummaries(
         self,
         *,
-        request_ids: typing.Any = ...,
-        build_ids: typing.Any = ...,
+        request_ids: int | typing.Sequence[int] = ...,
+        build_ids: int | typing.Sequence[int] = ...,
     ) -> typing.Any:
         """Return a dictionary containing a summary of build information."""
 
@@ -10722,7 +10747,7 @@ class Snap(wadlclient.EntryLike, typing.Protocol):
         distro_arch_series: DistroArchSeries | str,
         pocket: Pocket,
         snap_base: SnapBase | str = ...,
-        channels: typing.Any = ...,
+        channels: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
     ) -> SnapBuild:
         """Request that the snap package be built."""
 
@@ -10731,14 +10756,18 @@ class Snap(wadlclient.EntryLike, typing.Protocol):
         *,
         archive: Archive | str,
         pocket: Pocket,
-        channels: typing.Any = ...,
+        channels: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
     ) -> SnapBuildRequest:
         """Request that the snap package be built for relevant architectures. This is an
         asynchronous operation; once the operation has finished, the resulting build request's
         C{status} will be "Completed" and its C{builds} collection will return the resulting builds.
         """
 
-    def setProcessors(self, *, processors: typing.Any) -> typing.Any:
+    def setProcessors(
+        self,
+        *,
+        processors: Processor | str | typing.Sequence[Processor | str],
+    ) -> typing.Any:
         """Set the architectures for which the snap package should be built."""
 
 
@@ -10806,7 +10835,11 @@ class SnapBase(wadlclient.EntryLike, typing.Protocol):
     def removeArchiveDependency(self, *, dependency: Archive | str) -> typing.Any:
         """Remove the archive dependency on the given archive."""
 
-    def setProcessors(self, *, processors: typing.Any) -> typing.Any:
+    def setProcessors(
+        self,
+        *,
+        processors: Processor | str | typing.Sequence[Processor | str],
+    ) -> typing.Any:
         """Set the architectures that the snap base supports."""
 
 
@@ -11185,7 +11218,7 @@ class SourcePackage(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -11200,11 +11233,11 @@ class SourcePackage(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -12161,7 +12194,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
         self,
         *,
         description: typing.Any,
-        distroseries: typing.Any,
+        distroseries: DistroSeries | str | typing.Sequence[DistroSeries | str],
         name: typing.Any,
         recipe_text: typing.Any,
         daily_build_archive: Archive | str = ...,
@@ -12310,7 +12343,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
         *,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
-        language: typing.Any = ...,
+        language: Language | str | typing.Sequence[Language | str] = ...,
         participation: Participation = ...,
         needs_attention: typing.Any = ...,
         sort: Sort = ...,
@@ -12322,7 +12355,7 @@ class Team(wadlclient.EntryLike, typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -12337,11 +12370,11 @@ class Team(wadlclient.EntryLike, typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -12848,7 +12881,7 @@ class Branches(wadlclient.CollectionLike[Branch], typing.Protocol):
         self,
         *,
         person: Person | str,
-        branch_names: typing.Any,
+        branch_names: str | typing.Sequence[str],
     ) -> typing.Any:
         """Return the named branches visible to both user and person. Anonymous requesters don't get
         any information. Return a dict with the following values: person_name: the displayname of
@@ -12885,7 +12918,7 @@ class Branches(wadlclient.CollectionLike[Branch], typing.Protocol):
         match was found.
         """
 
-    def getByUrls(self, *, urls: typing.Any) -> typing.Any:
+    def getByUrls(self, *, urls: str | typing.Sequence[str]) -> typing.Any:
         """Finds branches by URL. Either from the external specified in Branch.url, from the URL on
         http://bazaar.launchpad.net/, or from the lp: URL. This is a frontend shim to
         IBranchLookup.getByUrls to allow it to be exported over the API. If you want to call this
@@ -12935,7 +12968,7 @@ class Bugs(wadlclient.CollectionLike[Bug], typing.Protocol):
         *,
         title: typing.Any,
         description: typing.Any,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         information_type: InformationType = ...,
         security_related: typing.Any = ...,
         private: typing.Any = ...,
@@ -12955,7 +12988,7 @@ class Bugs(wadlclient.CollectionLike[Bug], typing.Protocol):
     def searchTasks(
         self,
         *,
-        order_by: typing.Any = ...,
+        order_by: str | typing.Sequence[str] = ...,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
         importance: typing.Any = ...,
@@ -12970,11 +13003,11 @@ class Bugs(wadlclient.CollectionLike[Bug], typing.Protocol):
         affected_user: Person | str = ...,
         has_patch: typing.Any = ...,
         has_cve: typing.Any = ...,
-        tags: typing.Any = ...,
+        tags: str | typing.Sequence[str] = ...,
         tags_combinator: TagsCombinator = ...,
         omit_duplicates: typing.Any = ...,
         status_upstream: typing.Any = ...,
-        milestone: typing.Any = ...,
+        milestone: Milestone | str | typing.Sequence[Milestone | str] = ...,
         component: typing.Any = ...,
         nominated_for: DistroSeries | str = ...,
         has_no_package: typing.Any = ...,
@@ -13013,15 +13046,15 @@ class Builders(wadlclient.CollectionLike[Builder], typing.Protocol):
     def new(
         self,
         *,
-        processors: typing.Any,
+        processors: Processor | str | typing.Sequence[Processor | str],
         url: typing.Any,
         name: typing.Any,
         title: typing.Any,
         active: typing.Any = ...,
         virtualized: typing.Any,
         vm_host: typing.Any = ...,
-        open_resources: typing.Any = ...,
-        restricted_resources: typing.Any = ...,
+        open_resources: str | typing.Sequence[str] = ...,
+        restricted_resources: str | typing.Sequence[str] = ...,
     ) -> Builder:
         """Create a new builder. The builder will be set to manual. An admin needs to verify its
         configuration and set it to automatic before jobs will be dispatched.
@@ -13038,8 +13071,8 @@ class CharmBases(wadlclient.CollectionLike[CharmBase], typing.Protocol):
         self,
         *,
         distro_series: DistroSeries | str,
-        build_snap_channels: typing.Any,
-        processors: typing.Any = ...,
+        build_snap_channels: typing.Mapping[str, typing.Any] | typing.Sequence[str],
+        processors: Processor | str | typing.Sequence[Processor | str] = ...,
     ) -> CharmBase:
         """Create an ICharmBase."""
 
@@ -13072,7 +13105,7 @@ class CharmRecipes(wadlclient.CollectionLike[CharmRecipe], typing.Protocol):
         git_ref: GitRef | str = ...,
         build_path: typing.Any = ...,
         auto_build: typing.Any = ...,
-        auto_build_channels: typing.Any = ...,
+        auto_build_channels: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
         store_upload: typing.Any = ...,
         store_name: typing.Any = ...,
         store_channels: typing.Any = ...,
@@ -13121,7 +13154,7 @@ class CraftRecipes(wadlclient.CollectionLike[CraftRecipe], typing.Protocol):
         git_ref: GitRef | str = ...,
         build_path: typing.Any = ...,
         auto_build: typing.Any = ...,
-        auto_build_channels: typing.Any = ...,
+        auto_build_channels: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
         store_upload: typing.Any = ...,
         store_name: typing.Any = ...,
         store_channels: typing.Any = ...,
@@ -13190,7 +13223,7 @@ class GitRepositories(wadlclient.CollectionLike[GitRepository], typing.Protocol)
         self,
         *,
         person: Person | str,
-        repository_names: typing.Any,
+        repository_names: str | typing.Sequence[str],
     ) -> typing.Any:
         """Return the named repositories visible to both user and person. Anonymous requesters don't
         get any information. Return a dict with the following values: person_name: the displayname
@@ -13255,7 +13288,7 @@ class Livefses(wadlclient.CollectionLike[Livefs], typing.Protocol):
         owner: Person | str,
         distro_series: DistroSeries | str,
         name: typing.Any,
-        metadata: typing.Any,
+        metadata: typing.Mapping[str, typing.Any] | typing.Sequence[str],
     ) -> Livefs:
         """Create an ILiveFS."""
 
@@ -13514,7 +13547,7 @@ class Questions(wadlclient.CollectionLike[Question], typing.Protocol):
         *,
         search_text: typing.Any = ...,
         status: typing.Any = ...,
-        language: typing.Any = ...,
+        language: Language | str | typing.Sequence[Language | str] = ...,
         sort: Sort = ...,
         created_before: datetime.datetime = ...,
         created_since: datetime.datetime = ...,
@@ -13532,8 +13565,8 @@ class RockBases(wadlclient.CollectionLike[RockBase], typing.Protocol):
         self,
         *,
         distro_series: DistroSeries | str,
-        build_channels: typing.Any,
-        processors: typing.Any = ...,
+        build_channels: typing.Mapping[str, typing.Any] | typing.Sequence[str],
+        processors: Processor | str | typing.Sequence[Processor | str] = ...,
     ) -> RockBase:
         """Create an IRockBase."""
 
@@ -13566,7 +13599,7 @@ class RockRecipes(wadlclient.CollectionLike[RockRecipe], typing.Protocol):
         git_ref: GitRef | str = ...,
         build_path: typing.Any = ...,
         auto_build: typing.Any = ...,
-        auto_build_channels: typing.Any = ...,
+        auto_build_channels: typing.Mapping[str, typing.Any] | typing.Sequence[str] = ...,
         store_upload: typing.Any = ...,
         store_name: typing.Any = ...,
         store_channels: typing.Any = ...,
@@ -13594,9 +13627,9 @@ class SnapBases(wadlclient.CollectionLike[SnapBase], typing.Protocol):
         name: typing.Any,
         display_name: typing.Any,
         distro_series: DistroSeries | str,
-        build_channels: typing.Any,
-        features: typing.Any = ...,
-        processors: typing.Any = ...,
+        build_channels: typing.Mapping[str, typing.Any] | typing.Sequence[str],
+        features: typing.Mapping[str, bool] | typing.Sequence[str] = ...,
+        processors: Processor | str | typing.Sequence[Processor | str] = ...,
     ) -> SnapBase:
         """Create an ISnapBase."""
 
@@ -13661,7 +13694,7 @@ class Snaps(wadlclient.CollectionLike[Snap], typing.Protocol):
     def findByURLPrefixes(
         self,
         *,
-        url_prefixes: typing.Any,
+        url_prefixes: str | typing.Sequence[str],
         owner: Person | str = ...,
     ) -> wadlclient.CollectionLike[Snap]:
         """Return all snap packages that build from a URL with any of these prefixes. This currently
@@ -13695,7 +13728,7 @@ class Snaps(wadlclient.CollectionLike[Snap], typing.Protocol):
         use_fetch_service: typing.Any = ...,
         fetch_service_policy: FetchServicePolicy = ...,
         information_type: InformationType = ...,
-        processors: typing.Any = ...,
+        processors: Processor | str | typing.Sequence[Processor | str] = ...,
     ) -> Snap:
         """Create an ISnap."""
 

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from wadlclient.facts.launchpad import FOUND_OR_404
+from wadlclient.facts.launchpad import ARGUMENTS, FOUND_OR_404, Argument
 
 if TYPE_CHECKING:
     from wadlclient.wadl import Application
@@ -55,6 +55,8 @@ class Fixups(NamedTuple):
     types: Mapping[tuple[str, str], str] = MappingProxyType({})
     #: Named operations (resource type, name) that answer 404, never null, for nothing found.
     found_or_404: frozenset[tuple[str, str]] = frozenset()
+    #: Named-operation params (operation, param) that take a list or a dict, and of what.
+    arguments: Mapping[tuple[str, str], Argument] = MappingProxyType({})
 
     def may_be_null(self, representation: str | None, param: str) -> bool:
         """Whether the table says the param may be null in this representation."""
@@ -88,6 +90,16 @@ class Fixups(NamedTuple):
             for type_id, name in self.found_or_404
             if name not in getattr(app.resource_types.get(type_id), "named_operations", {})
         ]
+        if self.arguments:
+            taken = {
+                (name, param.name)
+                for rtype in app.resource_types.values()
+                for name, method in getattr(rtype, "named_operations", {}).items()
+                for param in method.params
+            }
+            missing += [
+                f"{op}({param}=)" for op, param in self.arguments if (op, param) not in taken
+            ]
         return sorted(missing)
 
 
@@ -156,6 +168,9 @@ LAUNCHPAD = Fixups(
     # Lookups Launchpad answers 404 for (NoSuchPPA, NoSuchDistroSeries, NoSuchSnap...),
     # never null: the facts table, with where each is raised.
     found_or_404=frozenset(FOUND_OR_404),
+    # Params that take a list or a dict (processors, store_channels, channels ...): the
+    # WADL leaves them untyped; the facts table says of what.
+    arguments=ARGUMENTS,
 )
 
 #: The tables ``--fixups`` can name.

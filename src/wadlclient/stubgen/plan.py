@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from wadlclient.facts.launchpad import Argument as FactArgument
 from wadlclient.schema import (
     HOSTED_FILE_TYPE,
     JSON_MEDIA_TYPE,
@@ -44,6 +45,8 @@ _TYPES = {
     "binary": "bytes",
 }
 ANY = "typing.Any"
+#: The Python type of a list's items or a dict's values, by the facts' name for it.
+_ITEMS = {"str": "str", "int": "int", "bool": "bool"}
 ENTRY = "wadlclient.Entry"
 #: What a link argument takes when its type has no class: any entry (or a URL).
 ANY_ENTRY = "wadlclient.EntryLike"
@@ -202,6 +205,16 @@ class _Planner:
             return f"{linked} | str"
         return self.value_type(param, owner)
 
+    def shaped_type(self, argument: FactArgument) -> str:
+        """A list param takes its items, or one (lazr.restful makes a lone value a list);
+        a dict param a mapping, or ``name,value`` strings."""
+        item = _ITEMS.get(argument.items, ANY)
+        if argument.links:
+            item = f"{self.classes.get(argument.link_type or '', ANY_ENTRY)} | str"
+        if argument.is_list:
+            return ANY if item == ANY else f"{item} | typing.Sequence[{item}]"
+        return f"typing.Mapping[str, {item}] | typing.Sequence[str]"
+
     def result_type(self, method: Method, found_or_404: bool = False) -> str:
         """What a named operation returns: a created entry, an entry, a collection, or Any.
 
@@ -236,7 +249,11 @@ class _Planner:
         for param in method.params:
             if param.fixed is not None or not _is_argument(param.name):
                 continue
-            kind = self.argument_type(param, owner + camel(name))
+            shaped = self.fixups.arguments.get((name, param.name)) if self.fixups else None
+            if shaped is not None:
+                kind = self.shaped_type(shaped)
+            else:
+                kind = self.argument_type(param, owner + camel(name))
             arguments.append(Argument(param.name, kind, param.required))
         takes_more = any(p.fixed is None and not _is_argument(p.name) for p in method.params)
         fixups = self.fixups

@@ -32,13 +32,14 @@ LinkChecker = Callable[[str, "str | None", Any], Any]
 
 
 def _json_or_text(value: Any) -> Any:
-    """lazr.restful's first step: a JSON text decoded, anything else as it is."""
-    if isinstance(value, str) and value != "":
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value
+    """lazr.restful's first step: the value's text decoded as JSON if it parses, else the
+    value as it is (an item of a JSON list is read again so: ``5`` stays 5, ``"5"`` is 5)."""
+    if value == "":
+        return value
+    try:
+        return json.loads(value if isinstance(value, str) else str(value))
+    except ValueError:
+        return value
 
 
 def _sent(values: Sequence[str]) -> Any:
@@ -77,7 +78,7 @@ def _pair(text: Any) -> tuple[str, str]:
 
 def _item(param: Param, argument: Argument, item: Any, check_link: LinkChecker) -> Any:
     """One item of a list, read as its own marshaller reads it."""
-    item = _json_or_text(str(item)) if not isinstance(item, str) else _json_or_text(item)
+    item = _json_or_text(item)
     if argument.links:
         return check_link(param.name, argument.link_type, item)
     if argument.items == "str" and not isinstance(item, str) and item is not None:

@@ -53,7 +53,7 @@ class FakeService:
     request for another version is a 404 naming both. Entries live where
     a path rule of their collection or type puts them (`wadlclient.testing.paths`):
     for a WADL of Launchpad's, where Launchpad keeps them
-    (`wadlclient.testing.shapes`: ``~ada``, ``~ada/+snap/frob``,
+    (`wadlclient.facts.launchpad_urls`: ``~ada``, ``~ada/+snap/frob``,
     ``bugs/1``); else ``<collection>/<name>`` or ``<collection>/<id>``.
     ``entry_paths`` adds rules, or replaces Launchpad's, by collection
     name or entry type (``{"recipes": "recipes/{id}"}``).
