@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from cookbook_service.testing import RunningService
 
 import wadlclient
+from cookbook_service.testing import RunningService
 from wadlclient import WebAddressError
 from wadlclient.objects.web import load_web
 
