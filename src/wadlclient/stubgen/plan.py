@@ -87,8 +87,7 @@ class ClassPlan:
     base: str
     doc: str | None
     members: tuple[Member, ...]
-    #: The entry type an entry class describes (the root's ``load_web`` overloads name it).
-    type_id: str | None = None
+    type_id: str | None = None  # an entry class's type: the root's load_web overloads name it
 
 
 @dataclass(frozen=True)
@@ -388,8 +387,7 @@ def plan_module(
     plans = []
     for type_id in entries:
         name = planner.classes[type_id]
-        members = planner.members(type_id, name)
-        doc = _doc_of(app, type_id)
+        doc, members = _doc_of(app, type_id), planner.members(type_id, name)
         plans.append(ClassPlan(name, "wadlclient.EntryLike", doc, members, type_id))
     entry_like = _linked_only_as_entries(schema)
     for type_id in collections:
