@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import NamedTuple
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from wadlclient.errors import WebAddressError
 from wadlclient.facts.launchpad_urls import LAUNCHPAD_HOSTS, LAUNCHPAD_VERSIONS
@@ -79,7 +79,7 @@ EXPECTED = (
     "or a reference (LP: #1, LP#1, bug 1, #1, 1, lp:frob, lp:~ada/frob/+git/frob, ppa:ada/tools)"
 )
 
-_BUG = re.compile(r"(?:(?:lp:?|bug)\s*#?\s*|#)?(\d+)", re.IGNORECASE)
+_BUG = re.compile(r"(?:(?:lp|bug)\s*:?\s*#?\s*|#)?(\d+)", re.IGNORECASE)
 _PPA = re.compile(r"ppa:([^/\s]+)/(?:([^/\s]+)/)?([^/\s]+)")
 _LP = re.compile(r"lp:([^\s:#?]+)")
 
@@ -116,6 +116,10 @@ def api_host_for(domain: str) -> str:
 def read(text: str) -> WebTarget:
     """The object ``text`` names: an address on a Launchpad web host, or a reference."""
     stripped = text.strip()
+    if stripped.startswith("<") and stripped.endswith(">"):  # as mail and chat quote a link
+        stripped = stripped[1:-1].strip()
+    if "://" not in stripped and _instance_of(stripped.split("/", 1)[0].lower())[0]:
+        stripped = "https://" + stripped  # pasted without its scheme: launchpad.net/bugs/1
     if "://" in stripped:
         return _address(text, stripped)
     bug = _BUG.fullmatch(stripped)
@@ -151,7 +155,7 @@ def _address(text: str, stripped: str) -> WebTarget:
             f"({', '.join(sorted(WEB_DOMAINS))} and their bugs., code., answers., "
             f"blueprints., translations. sites); expected {EXPECTED}"
         )
-    segments = [segment for segment in parts.path.split("/") if segment]
+    segments = [_requoted(segment) for segment in parts.path.split("/") if segment]
     if site == "api" and segments and segments[0] in LAUNCHPAD_VERSIONS:
         segments = segments[1:]
     if site == "git":
@@ -166,7 +170,7 @@ def _address(text: str, stripped: str) -> WebTarget:
         raise WebAddressError(
             f"cannot read {text!r}: it is a front page, no one object's; expected {EXPECTED}"
         )
-    last = unquote(segments[-1])
+    last = segments[-1]
     if last in LISTING_VIEWS:
         raise WebAddressError(
             f"cannot read {text!r}: {last} is a page listing many objects, not one object's "
@@ -178,6 +182,11 @@ def _address(text: str, stripped: str) -> WebTarget:
             f"expected {EXPECTED}"
         )
     return WebTarget("/".join(_old_ppa(segments)), domain)
+
+
+def _requoted(segment: str) -> str:
+    """A path segment quoted one way (``%7Eada`` is ``~ada``, ``%2B`` a ``+``), as web links are."""
+    return quote(unquote(segment), safe="+:@!$&'()*,;=")
 
 
 def _instance_of(host: str) -> tuple[str | None, str | None]:
