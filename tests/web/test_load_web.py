@@ -51,6 +51,7 @@ ADDRESSES = [
     # code
     ("https://code.launchpad.net/~ada/frob/+git/frob", "git_repository"),
     ("https://git.launchpad.net/frob", "git_repository"),
+    ("https://git.launchpad.net/~ada/frob/+git/frob/tree/README?h=main", "git_repository"),
     ("https://code.launchpad.net/~ada/frob/+git/frob/+ref/main", "git_ref"),
     ("https://code.launchpad.net/~ada/frob/+git/frob/+merge/7", "merge_proposal"),
     ("https://code.launchpad.net/~ada/frob/+git/frob/+merge/7/+index?ss=1", "merge_proposal"),

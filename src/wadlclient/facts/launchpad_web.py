@@ -33,6 +33,7 @@ from wadlclient.errors import WebAddressError
 from wadlclient.facts.launchpad_urls import LAUNCHPAD_HOSTS, LAUNCHPAD_VERSIONS
 
 __all__ = [
+    "CGIT_VIEWS",
     "EXPECTED",
     "LISTING_VIEWS",
     "OBJECT_VIEWS",
@@ -159,6 +160,7 @@ def _address(text: str, stripped: str) -> WebTarget:
     if site == "api" and segments and segments[0] in LAUNCHPAD_VERSIONS:
         segments = segments[1:]
     if site == "git":
+        segments = _before_cgit_view(segments)
         if not segments:
             raise WebAddressError(
                 f"cannot read {text!r}: it names no repository; expected {EXPECTED}"
@@ -182,6 +184,20 @@ def _address(text: str, stripped: str) -> WebTarget:
             f"expected {EXPECTED}"
         )
     return WebTarget("/".join(_old_ppa(segments)), domain)
+
+
+#: cgit's pages of a repository on git.launchpad.net (``~ada/frob/tree/README?h=main``).
+CGIT_VIEWS = frozenset(
+    {"tree", "commit", "log", "plain", "diff", "refs", "blame", "patch", "snapshot", "stats"}
+)
+
+
+def _before_cgit_view(segments: list[str]) -> list[str]:
+    """The repository's segments of a cgit page's path (all of them for the repository's)."""
+    for at, segment in enumerate(segments[1:], 1):
+        if segment in CGIT_VIEWS:
+            return segments[:at]
+    return segments
 
 
 def _requoted(segment: str) -> str:
