@@ -30,31 +30,43 @@ def seed(fake: FakeService) -> dict[str, FakeEntry]:
     charm = add("charm_recipes", owner=ada, project=frob, name="frob")
     rock = add("rock_recipes", owner=ada, project=frob, name="frob")
     livefs = add("livefses", owner=ada, distro_series=noble, name="cd")
+    team = add("team", name="frob-devs")
+    ppa = add(
+        "archive", distribution=ubuntu, owner=ada, name="tools", reference="~ada/ubuntu/tools"
+    )
     return {
         "person": ada,
-        "team": add("team", name="frob-devs"),
+        "team": team,
+        "team_membership": add("team_membership", team=team, member=ada),
+        "project_group": add("project_groups", name="frobs"),
         "project": frob,
         "distribution": ubuntu,
         "distro_series": noble,
+        "distro_arch_series": add(
+            "distro_arch_series", distroseries=noble, architecture_tag="amd64"
+        ),
         "project_series": add("project_series", project=frob, name="trunk"),
         "milestone": add("milestone", target=frob, name="1.0"),
         "distribution_source_package": hello,
         "source_package": add("source_package", distroseries=noble, name="hello"),
         "bug": bug,
         "bug_task": add("bug_task", bug=bug, target=hello),
+        "cve": add("cves", sequence="2024-1234"),
+        "bug_tracker": add("bug_trackers", name="debbugs"),
         "project_bug_task": add("bug_task", bug=bug, target=frob),
         "primary_archive": add("archive", distribution=ubuntu, name="primary"),
-        "ppa": add(
-            "archive", distribution=ubuntu, owner=ada, name="tools", reference="~ada/ubuntu/tools"
-        ),
+        "ppa": ppa,
+        "build": add("build", archive=ppa),
         "git_repository": repository,
         "git_ref": add("git_ref", repository=repository, path="refs/heads/main"),
+        "webhook": add("webhook", target=repository),
         "merge_proposal": add(
             "branch_merge_proposal", target_git_repository=repository,
             self_link=f"{repository.path}/+merge/7",
         ),
         "snap": snap,
         "snap_build": add("snap_build", snap=snap),
+        "snap_base": add("snap_bases", name="core24"),
         "charm_recipe": charm,
         "charm_recipe_build": add("charm_recipe_build", recipe=charm),
         "rock_recipe": rock,
@@ -65,6 +77,7 @@ def seed(fake: FakeService) -> dict[str, FakeEntry]:
             "specification", target=frob, name="faster", self_link="frob/+spec/faster"
         ),
         "question": add("question", target=frob, id=3),
+        "language": add("languages", code="pt_BR"),
     }  # fmt: skip
 
 
