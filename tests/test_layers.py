@@ -78,7 +78,8 @@ LAYERS: dict[str, Rule] = {
     "wadlclient.http.pipeline": Rule((*BOTTOM, CACHE, HTTP), never=("wadlclient.http.transport",)),
     # a service's schema, then the objects a caller works with
     SCHEMA: Rule((*BOTTOM, WADL, CACHE, SCHEMA)),
-    "wadlclient.objects": Rule((*BOTTOM, *OBJECTS)),
+    # objects: Launchpad's facts read by load_web (web addresses and references)
+    "wadlclient.objects": Rule((*BOTTOM, *OBJECTS, FACTS)),
     # bulk changes: entries and operations of the objects, through a write lane
     "wadlclient.bulk": Rule((*BOTTOM, HTTP, "wadlclient.objects", "wadlclient.bulk")),
     # what a service does that its WADL does not say (Launchpad's facts): hand-written tables

@@ -43,6 +43,7 @@ from wadlclient.errors import (
     UnexpectedResponseError,
     WADLError,
     WalkTokenError,
+    WebAddressError,
 )
 
 #: ``typing.TYPE_CHECKING`` without importing typing (type checkers take any name
@@ -169,6 +170,7 @@ __all__ = [
     "WADLError",
     "Walk",
     "WalkTokenError",
+    "WebAddressError",
     "__version__",
     "close_revived_roots",
     "install_as_lazr_restfulclient",

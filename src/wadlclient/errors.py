@@ -56,6 +56,7 @@ __all__ = [
     "UnexpectedResponseError",
     "WADLError",
     "WalkTokenError",
+    "WebAddressError",
     "error_for",
     "reduce_error",
 ]
@@ -179,6 +180,10 @@ class Redacted(RestfulError, ValueError, AttributeError):
 
 class WADLError(RestfulError):
     """A WADL document could not be read: malformed, unsafe, or not WADL."""
+
+
+class WebAddressError(RestfulError, ValueError):
+    """A web address or reference that names no object `load_web` can load, and why."""
 
 
 class ResponseError(RestfulError):

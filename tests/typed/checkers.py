@@ -28,6 +28,7 @@ LAUNCHPAD_CHECKED = (
     LAUNCHPAD / "craft_models.py",
     LAUNCHPAD / "typos.py",
     LAUNCHPAD / "lp_cli.py",
+    LAUNCHPAD / "web_bot.py",
 )
 
 

@@ -62,11 +62,16 @@ DESCRIBE = Command(
 
 def _get_arguments(parser: argparse.ArgumentParser) -> None:
     add_service_arguments(parser)
+    # None: 1.0, or devel for a root inferred from a Launchpad web address (cli.web).
+    parser.set_defaults(api_version=None)
     parser.add_argument(
         "path",
         metavar="PATH",
+        nargs="?",
         help="a URL of the service, or a path from its root: a top-level collection or "
-        "entry name, then more path (e.g. featured_cookbook/recipes)",
+        "entry name, then more path (e.g. featured_cookbook/recipes); for Launchpad, also a "
+        "web address or reference ('LP: #1', ppa:ada/tools), which may stand alone in "
+        "place of SERVICE PATH (then --api-version is devel unless given)",
     )
     parser.add_argument(
         "--limit",
@@ -173,10 +178,17 @@ def _say_when_cut(collection: Collection[Entry], printed: int, args: argparse.Na
 
 def _run_get(args: argparse.Namespace) -> int:
     """The resource's JSON as the service sent it: an entry, or a collection's size and entries."""
-    from wadlclient.objects import Collection, representation_of
+    from wadlclient.cli.web import from_web_text, load_web_path
+    from wadlclient.objects import Collection, Resource, representation_of
 
+    if args.path is None:
+        from_web_text(args)
+    if args.api_version is None:
+        args.api_version = "1.0"
     with open_root(args) as root:
-        resource = root.load(_target_url(root, args.path))
+        resource: Resource | None = load_web_path(root, args.path)
+        if resource is None:
+            resource = root.load(_target_url(root, args.path))
         if isinstance(resource, Collection):
             entries = _collection_entries(
                 resource, _limit(args.limit, args.progress), args.progress

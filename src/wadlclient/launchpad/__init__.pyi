@@ -13928,6 +13928,592 @@ class ServiceRoot(wadlclient.RootLike, typing.Protocol):
     @property
     def vulnerabilities(self) -> Vulnerabilities: ...
 
+    @typing.overload
+    def load_web(self, text: str, kind: None = ...) -> wadlclient.Entry:
+        """The entry a web address or reference names (`wadlclient.ServiceRoot.load_web`); with
+        ``kind``, of that type, or a `wadlclient.WebAddressError`.
+        """
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["access_token"]) -> AccessToken: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["access_token_target"],
+    ) -> AccessTokenTarget: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["archive"]) -> Archive: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["archive_dependency"],
+    ) -> ArchiveDependency: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["archive_permission"],
+    ) -> ArchivePermission: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["archive_subscriber"],
+    ) -> ArchiveSubscriber: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["binary_package_publishing_history"],
+    ) -> BinaryPackagePublishingHistory: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["binary_package_release_download_count"],
+    ) -> BinaryPackageReleaseDownloadCount: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["branch"]) -> Branch: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["branch_merge_proposal"],
+    ) -> BranchMergeProposal: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["branch_subscription"],
+    ) -> BranchSubscription: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug"]) -> Bug: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_activity"]) -> BugActivity: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_attachment"]) -> BugAttachment: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_branch"]) -> BugBranch: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_link_target"]) -> BugLinkTarget: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_nomination"]) -> BugNomination: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_subscription"]) -> BugSubscription: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["bug_subscription_filter"],
+    ) -> BugSubscriptionFilter: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_target"]) -> BugTarget: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_task"]) -> BugTask: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_tracker"]) -> BugTracker: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["bug_tracker_component"],
+    ) -> BugTrackerComponent: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["bug_tracker_component_group"],
+    ) -> BugTrackerComponentGroup: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["bug_watch"]) -> BugWatch: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["build"]) -> Build: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["build_farm_job"]) -> BuildFarmJob: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["builder"]) -> Builder: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["charm_base"]) -> CharmBase: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["charm_recipe"]) -> CharmRecipe: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["charm_recipe_build"],
+    ) -> CharmRecipeBuild: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["charm_recipe_build_request"],
+    ) -> CharmRecipeBuildRequest: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["ci_build"]) -> CiBuild: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["code_import"]) -> CodeImport: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["code_review_comment"],
+    ) -> CodeReviewComment: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["code_review_vote_reference"],
+    ) -> CodeReviewVoteReference: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["commercial_subscription"],
+    ) -> CommercialSubscription: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["country"]) -> Country: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["craft_recipe"]) -> CraftRecipe: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["craft_recipe_build"],
+    ) -> CraftRecipeBuild: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["craft_recipe_build_request"],
+    ) -> CraftRecipeBuildRequest: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["cve"]) -> Cve: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["distribution"]) -> Distribution: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["distribution_mirror"],
+    ) -> DistributionMirror: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["distribution_source_package"],
+    ) -> DistributionSourcePackage: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["distro_arch_series"],
+    ) -> DistroArchSeries: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["distro_arch_series_filter"],
+    ) -> DistroArchSeriesFilter: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["distro_series"]) -> DistroSeries: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["distro_series_difference"],
+    ) -> DistroSeriesDifference: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["distro_series_difference_comment"],
+    ) -> DistroSeriesDifferenceComment: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["email_address"]) -> EmailAddress: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["faq"]) -> Faq: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["faq_target"]) -> FaqTarget: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["git_ref"]) -> GitRef: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["git_repository"]) -> GitRepository: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["git_subscription"]) -> GitSubscription: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["git_target"]) -> GitTarget: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["gpg_key"]) -> GpgKey: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["has_bugs"]) -> HasBugs: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["has_milestones"]) -> HasMilestones: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["irc_id"]) -> IrcId: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["jabber_id"]) -> JabberId: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["language"]) -> Language: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["livefs"]) -> Livefs: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["livefs_build"]) -> LivefsBuild: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["message"]) -> Message: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["message_revision"]) -> MessageRevision: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["milestone"]) -> Milestone: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["object_with_translation_imports"],
+    ) -> ObjectWithTranslationImports: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["oci_project"]) -> OciProject: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["oci_project_series"],
+    ) -> OciProjectSeries: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["oci_push_rule"]) -> OciPushRule: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["oci_recipe"]) -> OciRecipe: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["oci_recipe_build"]) -> OciRecipeBuild: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["oci_recipe_build_request"],
+    ) -> OciRecipeBuildRequest: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["package_upload"]) -> PackageUpload: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["package_upload_log"],
+    ) -> PackageUploadLog: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["packageset"]) -> Packageset: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["person"]) -> Person: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["pillar"]) -> Pillar: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["pillars"]) -> Pillars: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["poll"]) -> Poll: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["preview_diff"]) -> PreviewDiff: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["processor"]) -> Processor: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["project"]) -> Project: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["project_group"]) -> ProjectGroup: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["project_group_milestone"],
+    ) -> ProjectGroupMilestone: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["project_release"]) -> ProjectRelease: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["project_release_file"],
+    ) -> ProjectReleaseFile: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["project_series"]) -> ProjectSeries: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["question"]) -> Question: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["question_message"]) -> QuestionMessage: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["question_subscription"],
+    ) -> QuestionSubscription: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["question_target"]) -> QuestionTarget: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["revision_status_report"],
+    ) -> RevisionStatusReport: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["rock_base"]) -> RockBase: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["rock_recipe"]) -> RockRecipe: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["rock_recipe_build"]) -> RockRecipeBuild: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["rock_recipe_build_request"],
+    ) -> RockRecipeBuildRequest: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["service_factory"]) -> ServiceFactory: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["sharing_service"]) -> SharingService: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["snap"]) -> Snap: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["snap_base"]) -> SnapBase: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["snap_build"]) -> SnapBuild: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["snap_build_request"],
+    ) -> SnapBuildRequest: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["snappy_series"]) -> SnappySeries: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["social_account"]) -> SocialAccount: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["source_package"]) -> SourcePackage: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["source_package_publishing_history"],
+    ) -> SourcePackagePublishingHistory: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["source_package_recipe"],
+    ) -> SourcePackageRecipe: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["source_package_recipe_build"],
+    ) -> SourcePackageRecipeBuild: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["specification"]) -> Specification: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["specification_branch"],
+    ) -> SpecificationBranch: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["specification_subscription"],
+    ) -> SpecificationSubscription: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["specification_target"],
+    ) -> SpecificationTarget: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["ssh_key"]) -> SshKey: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["structural_subscription"],
+    ) -> StructuralSubscription: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["structural_subscription_target"],
+    ) -> StructuralSubscriptionTarget: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["team"]) -> Team: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["team_membership"]) -> TeamMembership: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["temporary_blob"]) -> TemporaryBlob: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["timeline_project_series"],
+    ) -> TimelineProjectSeries: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["translation_file"]) -> TranslationFile: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["translation_group"],
+    ) -> TranslationGroup: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["translation_import_queue_entry"],
+    ) -> TranslationImportQueueEntry: ...
+
+    @typing.overload
+    def load_web(
+        self,
+        text: str,
+        kind: typing.Literal["translation_template"],
+    ) -> TranslationTemplate: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["vulnerability"]) -> Vulnerability: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["webhook"]) -> Webhook: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["webhook_delivery"]) -> WebhookDelivery: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["webhook_target"]) -> WebhookTarget: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: typing.Literal["wiki_name"]) -> WikiName: ...
+
+    @typing.overload
+    def load_web(self, text: str, kind: str | None = ...) -> typing.Any: ...
+
 
 def connect(authorizer: typing.Any, service_root: str, **options: typing.Any) -> ServiceRoot:
     """A `wadlclient.ServiceRoot` for ``service_root``, typed as this service's root.

@@ -43,6 +43,7 @@ from wadlclient.objects.links import look_ahead_from_env
 from wadlclient.objects.resource import Resource
 from wadlclient.objects.revived_root import RootPickling, recipe_for
 from wadlclient.objects.session import Session
+from wadlclient.objects.web import WebAddresses
 from wadlclient.objects.wire import media_type_of
 from wadlclient.objects.writelog import WriteLog
 from wadlclient.schema import (
@@ -183,7 +184,7 @@ def load_service(
     return schema, early.result().json()
 
 
-class ServiceRoot(RootPickling, Resource):
+class ServiceRoot(RootPickling, Resource, WebAddresses):
     """The entry point to a web service: its WADL, its root resource, its transport.
 
     ``cache`` is None (a private temporary directory), a directory

@@ -87,6 +87,7 @@ class ClassPlan:
     base: str
     doc: str | None
     members: tuple[Member, ...]
+    type_id: str | None = None  # an entry class's type: the root's load_web overloads name it
 
 
 @dataclass(frozen=True)
@@ -386,8 +387,8 @@ def plan_module(
     plans = []
     for type_id in entries:
         name = planner.classes[type_id]
-        members = planner.members(type_id, name)
-        plans.append(ClassPlan(name, "wadlclient.EntryLike", _doc_of(app, type_id), members))
+        doc, members = _doc_of(app, type_id), planner.members(type_id, name)
+        plans.append(ClassPlan(name, "wadlclient.EntryLike", doc, members, type_id))
     entry_like = _linked_only_as_entries(schema)
     for type_id in collections:
         name = planner.classes[type_id]

@@ -14,6 +14,7 @@ import re
 import textwrap
 import unicodedata
 
+from wadlclient.facts.launchpad_web import is_launchpad_root
 from wadlclient.stubgen.plan import ClassPlan, Member, ModulePlan
 
 __all__ = ["render_runtime", "render_stub"]
@@ -112,7 +113,35 @@ def _member(member: Member) -> list[str]:
     return _signature(member.name, [], member.type, "@property", body)
 
 
-def _class(plan: ClassPlan) -> list[str]:
+_LOAD_WEB_DOC = (
+    "The entry a web address or reference names (`wadlclient.ServiceRoot.load_web`); "
+    "with ``kind``, of that type, or a `wadlclient.WebAddressError`."
+)
+
+
+def _load_web(entries: list[ClassPlan]) -> list[str]:
+    """``load_web`` overloads: ``kind="bug_task"`` returns a ``BugTask``."""
+    indent, overload = "    ", "    @typing.overload"
+    lines = [
+        overload,
+        f"{indent}def load_web(self, text: str, kind: None = ...) -> wadlclient.Entry:",
+        *docstring(_LOAD_WEB_DOC, indent * 2),
+    ]
+    for entry in entries:
+        kind = f"kind: typing.Literal[{_string(entry.type_id or '')}]"
+        lines += ["", overload, *_signature("load_web", ["text: str", kind], entry.name, None, [])]
+    last = f"{indent}def load_web(self, text: str, kind: str | None = ...) -> typing.Any: ..."
+    return [*lines, "", overload, last]
+
+
+def _web_entries(plan: ModulePlan, cls: ClassPlan) -> list[ClassPlan] | None:
+    """The entry classes of ``load_web``'s overloads, for a Launchpad root; else None."""
+    if cls.name != plan.root or not is_launchpad_root(member.name for member in cls.members):
+        return None
+    return [entry for entry in plan.classes if entry.type_id is not None]
+
+
+def _class(plan: ClassPlan, entries: list[ClassPlan] | None = None) -> list[str]:
     line = f"class {plan.name}({plan.base}, typing.Protocol):"
     if not _fits(line):
         line = f"class {plan.name}(\n    {plan.base},\n    typing.Protocol,\n):"
@@ -122,6 +151,8 @@ def _class(plan: ClassPlan) -> list[str]:
         if len(lines) > 1:
             lines.append("")
         lines += _member(member)
+    if entries is not None:
+        lines += ["", *_load_web(entries)]
     if len(lines) == 1:
         lines.append("    ...")
     return lines
@@ -193,7 +224,7 @@ def render_stub(plan: ModulePlan, title: str | None, command: str) -> str:
     for alias in plan.aliases:
         options = [_noqa(f"    {_string(option)},") for option in alias.options]
         blocks.append([f"{alias.name} = typing.Literal[", *options, "]"])
-    blocks += [_class(cls) for cls in plan.classes]
+    blocks += [_class(cls, _web_entries(plan, cls)) for cls in plan.classes]
     blocks.append([_noqa(_CONNECT.format(plan.root)), *_CONNECT_DOC])
     blocks.append([_noqa(_ANONYMOUS.format(plan.root)), *_ANONYMOUS_DOC])
     blocks.append([f"def typed(root: wadlclient.RootLike) -> {plan.root}:", _TYPED_DOC])
