@@ -27,6 +27,7 @@ pytest_plugins = ["tests.rewrite_once"]
 #: The modules whose tests run longest (each a single test of 6 to 17 s, in a suite of
 #: 2,000-odd tests of a tenth of a second), in that order.
 LONGEST_FIRST = (
+    "tests/differential/test_lazr_differential.py",
     "tests/bench/test_bench_harness.py",
     "tests/newcomer/test_docs.py",
     "tests/consumers/test_craft_application.py",

@@ -43,7 +43,7 @@ class BugRoot(ServiceRoot):
 
 def test_positional_arguments_are_lazrs(launchpad_like: LoopbackServer, tmp_path: Path) -> None:
     root = ServiceRoot(None, launchpad_like.service_root, str(tmp_path), 30, None, "1.0")
-    assert root._root_uri == launchpad_like.state.base_url
+    assert str(root._root_uri) == launchpad_like.state.base_url
     assert [p.name for p in root.people] == ["ada", "alan", "grace"]
 
 

@@ -19,7 +19,7 @@ from wadlclient.objects.wire import page_url, start_of
 from wadlclient.schema import TypeInfo
 from wadlclient.wadl import fragment_of
 
-__all__ = ["Collection", "CollectionPages", "page_of"]
+__all__ = ["Collection", "CollectionPages", "first_page_of", "forget_pages", "page_of"]
 
 
 #: The largest count a server may state: ``len()`` cannot return more.
@@ -302,3 +302,15 @@ class Collection(Resource, Generic[EntryT]):
     def __call__(self, key: object) -> EntryT:
         """The entry with this key, unfetched: no request until a field is read."""
         return cast("EntryT", self._session.entry(self.key_url(key), self._entry_type))
+
+
+def first_page_of(collection: Collection[Any]) -> Page:
+    """The collection's first page, fetched once (lazr reads its ``total_size`` there)."""
+    return collection._pages.first_page()
+
+
+def forget_pages(collection: Collection[Any]) -> None:
+    """Let go of the pages held: the next read fetches the first page again (a refresh)."""
+    session = collection._session
+    pages = PageWalker(CollectionPages(session.transport, collection._url), None, session.writes)
+    object.__setattr__(collection, "_pages", pages)

@@ -31,12 +31,16 @@ class Conventions(NamedTuple):
     ``classes`` makes, for an entry, collection or hosted file of no
     registered class, a subclass instead of the object layer's class (the
     key): lazr's ``Entry`` has lazr's private attributes.
+    ``undeclared_entries``: whether an entry's JSON answered by a named
+    operation whose WADL declares no answer (Launchpad's ``bug.subscribe``)
+    is read as the entry (wadlclient) or handed back as the dict (lazr).
     """
 
     converters: Mapping[Converter, Converter | None] = MappingProxyType({})
     check_values: bool = True
     concurrent_start: bool = True
     classes: Mapping[type[Any], type[Any]] = MappingProxyType({})
+    undeclared_entries: bool = True
 
 
 #: wadlclient's own: the schema's types, values checked locally, one round trip to start.

@@ -173,12 +173,18 @@ class NamedOperation:
             type_link = document.get("resource_type_link")
             self_link = document.get("self_link")
             if isinstance(self_link, str) and isinstance(type_link, str):
-                return session.entry(self_link, fragment_of(type_link), document)
+                if session.conventions.undeclared_entries or self._declares_json():
+                    return session.entry(self_link, fragment_of(type_link), document)
+                return document
             if isinstance(document.get("entries"), list):
                 info = session.schema.result_info(self._method)
                 entry_type = info.entry_type if info is not None else None
                 return session.collection(url, None, first_page=document, entry_type=entry_type)
         return document
+
+    def _declares_json(self) -> bool:
+        """Whether the WADL declares a JSON answer (an entry or a page) for the operation."""
+        return self._session.schema.result_info(self._method) is not None
 
 
 def request_body(media_type: str | None, pairs: _Pairs) -> tuple[bytes, str]:

@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import io
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 from wadlclient import objects as _objects
 from wadlclient.lazr import named_as_lazr
+from wadlclient.lazr.restfulclient._surface import RESOURCE_MODULE, LazrSurface, WadlResource
 from wadlclient.objects import session_of, url_of
 from wadlclient.objects.hosted import check_open_arguments
 
 __all__ = ["HostedFile", "HostedFileBuffer", "WadlResource"]
-
-#: Where lazr defines these classes (`named_as_lazr` maps it to lazr's name).
-_RESOURCE_MODULE = "wadlclient.lazr.restfulclient.resource"
-
-
-class WadlResource(NamedTuple):
-    """What lazr's ``resource._wadl_resource`` (a wadllib resource) tells: the URL."""
-
-    url: str
 
 
 @named_as_lazr
@@ -32,7 +24,7 @@ class HostedFileBuffer(_objects.HostedFileBuffer):
     with a conditional GET instead of downloading it again).
     """
 
-    __module__ = _RESOURCE_MODULE
+    __module__ = RESOURCE_MODULE
 
     def __init__(
         self,
@@ -67,11 +59,18 @@ class HostedFileBuffer(_objects.HostedFileBuffer):
 
 
 @named_as_lazr
-class HostedFile(_objects.HostedFile):
+class HostedFile(LazrSurface, _objects.HostedFile):
     """A file the service stores, as lazr.restfulclient's ``HostedFile``."""
 
-    __module__ = _RESOURCE_MODULE
+    __module__ = RESOURCE_MODULE
     __slots__ = ()
+
+    def _lazr_params(self) -> dict[str, str | None]:
+        """A hosted file has no JSON representation, so no parameters (as lazr)."""
+        return {}
+
+    def lp_refresh(self, new_url: str | None = None, etag: str | None = None) -> None:
+        """Nothing is held to refresh: every ``open()`` reads the file anew."""
 
     @property
     def _wadl_resource(self) -> WadlResource:

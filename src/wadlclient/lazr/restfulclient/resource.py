@@ -29,8 +29,10 @@ from wadlclient.lazr.restfulclient._browser import (
     restful_http_class,
     verify_from_environment,
 )
+from wadlclient.lazr.restfulclient._collection import Collection
 from wadlclient.lazr.restfulclient._environment import adapt_login, without_renewal
 from wadlclient.lazr.restfulclient._hosted import HostedFile, HostedFileBuffer, WadlResource
+from wadlclient.lazr.restfulclient._surface import LazrSurface, ScalarValue
 from wadlclient.lazr.restfulclient._trace import HTTPLIB2_TRACE
 from wadlclient.lazr.restfulclient._values import LAZR_CONVERTERS
 from wadlclient.lazr.restfulclient._wire import HttpFactorySender, LazrTransport, UserAgentOnly
@@ -38,6 +40,7 @@ from wadlclient.objects import (
     Conventions,
     NamedOperation,
     Resource,
+    fetch_now,
     representation_of,
     session_of,
     url_of,
@@ -59,7 +62,7 @@ __all__ = [
 
 
 @named_as_lazr
-class Entry(_objects.Entry):
+class Entry(LazrSurface, _objects.Entry):
     """An entry of the service, as lazr.restfulclient's ``Entry``."""
 
     __slots__ = ()
@@ -82,17 +85,6 @@ class Entry(_objects.Entry):
             return representation[name]
 
 
-@named_as_lazr
-class Collection(_objects.Collection[_objects.Entry]):
-    """A collection of the service, as lazr.restfulclient's ``Collection``."""
-
-    __slots__ = ()
-
-    @property
-    def _wadl_resource(self) -> WadlResource:
-        return WadlResource(url_of(self))
-
-
 class _RootResource(_objects.ServiceRootResource):
     """The root resource loaded again (``service.load("")``), with lazr's ``_wadl_resource``."""
 
@@ -103,23 +95,26 @@ class _RootResource(_objects.ServiceRootResource):
         return WadlResource(url_of(self))
 
 
-@named_as_lazr
-class ScalarValue(Resource):
-    """A resource whose representation is one JSON value rather than an object."""
-
-    @property
-    def value(self) -> Any:
-        """The value, fetched now."""
-        return session_of(self).transport.request("GET", url_of(self)).json()
-
-
 class RootURI(str):
-    """The root URL as text, with the ``ensureSlash()`` of lazr.uri's ``URI``."""
+    """The root URL as text, with the ``ensureSlash()`` of lazr.uri's ``URI``.
+
+    Only where lazr.uri is not installed (`root_uri`): launchpadlib needs it,
+    so wherever launchpadlib runs ``_root_uri`` is lazr's own ``URI``.
+    """
 
     __slots__ = ()
 
     def ensureSlash(self) -> RootURI:
         return self if self.endswith("/") else RootURI(self + "/")
+
+
+def root_uri(url: str) -> Any:
+    """lazr.uri's ``URI`` of ``url`` (``.append``, ``.host``, ``.resolve``), as lazr's root has."""
+    try:
+        from lazr.uri import URI  # type: ignore[import-untyped]
+    except ImportError:
+        return RootURI(url)
+    return URI(url)
 
 
 def _caches(cache: Any) -> tuple[CacheRules | CacheStore | str | os.PathLike[str] | None, Any]:
@@ -158,6 +153,7 @@ LAZR_CONVENTIONS = Conventions(
     converters=LAZR_CONVERTERS,
     check_values=False,
     concurrent_start=False,
+    undeclared_entries=False,
     classes=MappingProxyType(
         {
             _objects.Entry: Entry,
@@ -170,7 +166,7 @@ LAZR_CONVENTIONS = Conventions(
 
 
 @named_as_lazr
-class ServiceRoot(_objects.ServiceRoot):
+class ServiceRoot(LazrSurface, _objects.ServiceRoot):
     """Entry point to the service, with lazr.restfulclient's constructor and hooks."""
 
     RESOURCE_TYPE_CLASSES: ClassVar[dict[str, type[Any]]] = {
@@ -191,7 +187,7 @@ class ServiceRoot(_objects.ServiceRoot):
         max_retries: int = Browser.MAX_RETRIES,
     ) -> None:
         verify = verify_from_environment()
-        self._root_uri = RootURI(rewritten_address(self.root_url_for(str(service_root), version)))
+        self._root_uri = root_uri(rewritten_address(self.root_url_for(str(service_root), version)))
         self._base_client_name = base_client_name
         engine_cache, factory_cache = _caches(cache)
         without_renewal(self, authorizer)
@@ -307,6 +303,13 @@ class ServiceRoot(_objects.ServiceRoot):
     def _wadl_resource(self) -> WadlResource:
         return WadlResource(url_of(self))
 
+    def _lazr_type(self) -> str | None:
+        return session_of(self).root_type
+
+    def lp_refresh(self, new_url: str | None = None, etag: str | None = None) -> None:
+        """Fetch the root's representation again."""
+        fetch_now(self)
+
     @property
     def _user_agent(self) -> str:
         return session_of(self).transport.user_agent
@@ -341,7 +344,7 @@ class _RootView:
     """What lazr's resources reach through ``self._root``: the root URI."""
 
     def __init__(self, root_url: str) -> None:
-        self._root_uri = RootURI(root_url)
+        self._root_uri = root_uri(root_url)
 
 
 @named_as_lazr

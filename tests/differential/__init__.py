@@ -1,0 +1,1 @@
+"""The differential tester: the same probes under stock lazr.restfulclient and on wadlclient."""
