@@ -27,7 +27,9 @@ from .ubuntu_archive import UbuntuArchive
 
 
 @pytest.fixture
-def archive(fake_launchpad: FakeService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> UbuntuArchive:
+def archive(
+    fake_launchpad: FakeService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> UbuntuArchive:
     """Ada's and Bob's PPAs publishing for noble; the program's cache under the test's directory."""
     monkeypatch.setenv("SNAP_USER_COMMON", str(tmp_path))
     archive = UbuntuArchive(fake_launchpad)
@@ -52,7 +54,9 @@ def report(*args: str) -> str:
 def test_each_ppas_published_sources_and_binaries_are_listed(
     archive: UbuntuArchive, fake_launchpad: FakeService
 ) -> None:
-    out = report("--ppa", "ada/tools", "--ppa", "bob/frob", "--series", "24.04", "--binary-versions")
+    out = report(
+        "--ppa", "ada/tools", "--ppa", "bob/frob", "--series", "24.04", "--binary-versions"
+    )
 
     assert out.splitlines() == [
         "tools",
@@ -77,7 +81,9 @@ def test_each_ppas_published_sources_and_binaries_are_listed(
 
 
 def test_the_csv_report_names_the_series_and_the_ppa(archive: UbuntuArchive) -> None:
-    out = report("--ppa", "ada/tools", "--series", "noble", "--csv-output", "--binary-architecture", "arm64")
+    out = report(
+        "--ppa", "ada/tools", "--series", "noble", "--csv-output", "--binary-architecture", "arm64"
+    )
 
     assert list(csv.reader(io.StringIO(out))) == [
         ["suite", "ppa", "package", "version"],

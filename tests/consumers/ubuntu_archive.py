@@ -59,7 +59,9 @@ class UbuntuArchive:
 
         @fake.operation("archive", "getPublishedBinaries")
         def published_binaries(archive: FakeEntry, /, **filters: Any) -> list[FakeEntry]:
-            return self._search(self.binaries, archive, filters, "binary_name", "distro_arch_series")
+            return self._search(
+                self.binaries, archive, filters, "binary_name", "distro_arch_series"
+            )
 
         @fake.operation("source_package_publishing_history", "getBuilds")
         def builds_of(source: FakeEntry, /) -> list[FakeEntry]:
@@ -75,7 +77,8 @@ class UbuntuArchive:
         name_filter: str, where: str,
     ) -> list[FakeEntry]:  # fmt: skip
         """Launchpad's archive searches: each filter given narrows; newest first by date."""
-        name_field = "source_package_name" if name_filter == "source_name" else "binary_package_name"
+        kind = "source" if name_filter == "source_name" else "binary"
+        name_field = f"{kind}_package_name"
         version_field = name_field.replace("_name", "_version")
         found = [
             entry for entry in published
@@ -101,7 +104,8 @@ class UbuntuArchive:
         return series
 
     def arch(self, series: FakeEntry, tag: str) -> FakeEntry:
-        [arch] = [a for a in self.fake.entries_of(series, "architectures") if a["architecture_tag"] == tag]
+        arches = self.fake.entries_of(series, "architectures")
+        [arch] = [a for a in arches if a["architecture_tag"] == tag]
         return arch
 
     def ppa(self, owner: FakeEntry, name: str) -> FakeEntry:
@@ -137,12 +141,11 @@ class UbuntuArchive:
                 build_log_url=f"{files}/buildlog_ubuntu-{series['name']}-{tag}.{name}_{version}_BUILDING.txt.gz",
             )  # fmt: skip
             self.builds.append(build)
-            self.binaries.append(
-                self.fake.add(
-                    "binary_package_publishing_history", archive=archive, build=build,
-                    distro_arch_series=self.arch(series, tag), binary_package_name=binary,
-                    binary_package_version=version, source_package_name=name,
-                    source_package_version=version, status=status, pocket="Release",
-                )  # fmt: skip
-            )
+            binary_publication = self.fake.add(
+                "binary_package_publishing_history", archive=archive, build=build,
+                distro_arch_series=self.arch(series, tag), binary_package_name=binary,
+                binary_package_version=version, source_package_name=name,
+                source_package_version=version, status=status, pocket="Release",
+            )  # fmt: skip
+            self.binaries.append(binary_publication)
         return source
