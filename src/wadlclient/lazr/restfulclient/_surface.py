@@ -135,6 +135,12 @@ class LazrSurface:
         return self._lazr_names(FIND_COLLECTIONS)
 
     def __dir__(self) -> list[str]:
+        """Python's names, lazr's parameter names and the named operations.
+
+        As lazr's, it never raises: a resource the service cannot describe
+        (an error fetching it, say) still lists Python's names, so an
+        editor's completion keeps working.
+        """
         names = set(super().__dir__())
         try:
             names.update(self._lazr_names(FIND_ATTRIBUTES, FIND_ENTRIES, FIND_COLLECTIONS))
