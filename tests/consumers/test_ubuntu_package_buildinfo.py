@@ -6,13 +6,16 @@ own; by the binary's publication, following its ``build_link`` with
 ``launchpad.load``, then the build's source publication and its series;
 or, for a source, through ``getPublishedSources`` and each publication's
 ``getBuilds``, falling back to the amd64 build of an ``Architecture: all``
-package. Run here as its console script runs it (click's command) with
-``--no-download``: the files it would fetch are the librarian's, which
-the fake does not serve.
+package. Then it downloads the build's ``.changes``, ``.buildinfo`` and
+log through the API's root (``launchpad._root_uri.append(...)``, read
+with ``launchpad._browser.get``) and checks the buildinfo's hash against
+the one in the ``.changes``. Run here as its console script runs it
+(click's command).
 """
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 
@@ -61,6 +64,42 @@ def test_a_binarys_build_is_found_through_its_publication(
     for loaded in ("ubuntu/+archive/primary/+build/2", "ubuntu/+archive/primary/+sourcepub/1"):
         assert loaded in reads
     assert {s.anonymous for s in fake_launchpad.journal} == {True}
+
+
+def test_the_build_files_are_downloaded_through_the_api_root_and_checked(
+    archive: UbuntuArchive, fake_launchpad: FakeService, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    files = "ubuntu/+archive/primary/+files"
+    buildinfo_text = b"Format: 1.0\nSource: hello\nArchitecture: amd64\n"
+    digest = hashlib.sha256(buildinfo_text).hexdigest()
+    changes = f"Checksums-Sha256:\n {digest} 123 hello_2.10-3_amd64.buildinfo\n".encode()
+    fake_launchpad.add_file(f"{files}/hello_2.10-3_amd64.buildinfo", buildinfo_text)
+    fake_launchpad.add_file(f"{files}/hello_2.10-3_amd64.changes", changes)
+    log = f"{files}/buildlog_ubuntu-noble-amd64.hello_2.10-3_BUILDING.txt.gz"
+    fake_launchpad.add_file(log, b"dpkg-buildpackage: info: source package hello\n")
+    monkeypatch.chdir(tmp_path)
+
+    out = (
+        CliRunner()
+        .invoke(
+            ubuntu_package_buildinfo,
+            ["--series", "noble", "--package-name", "hello", "--package-version", "2.10-3"],
+            catch_exceptions=False,
+        )
+        .output.splitlines()
+    )
+
+    assert out[-4:] == [
+        "INFO: \tchanges written to hello_2.10-3_amd64.changes",
+        "INFO: \tbuildinfo written to hello_2.10-3_amd64.buildinfo",
+        "INFO: \tbuildlog written to hello_2.10-3_amd64.buildlog",
+        "INFO: \tHash of hello_2.10-3_amd64.buildinfo matches hash in changes file.",
+    ]
+    assert (tmp_path / "hello_2.10-3_amd64.buildinfo").read_bytes() == buildinfo_text
+    assert [s.path for s in fake_launchpad.journal.requests("GET") if "+files" in s.path] == [
+        f"{files}/hello_2.10-3_amd64.changes", f"{files}/hello_2.10-3_amd64.buildinfo", log,
+    ]  # fmt: skip
 
 
 def test_a_series_the_source_was_copied_to_finds_the_build_of_the_series_it_was_built_in(
