@@ -6,12 +6,11 @@ The command lists what a PPA publishes (``ppa:owner/name[/source]``,
 series by its ``self_link``, and reads each publication's series through
 ``lp.load``; Launchpad's 404s become its own exit codes. Run here as its
 console script runs it (click's group).
+
+On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
 """
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -19,7 +18,6 @@ from launchpadcli.cli import lpad
 
 from wadlclient.testing import FakeService
 
-from .on_wadlclient import run_module_on_wadlclient
 from .ubuntu_archive import UbuntuArchive
 
 
@@ -83,8 +81,3 @@ def test_launchpads_404s_are_its_own_exit_codes(
     result = ls(url, *(["--series", series] if series else []))
 
     assert (result.exit_code, result.output.strip()) == (code, error)
-
-
-def test_every_run_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:
-    outcome = run_module_on_wadlclient(Path(__file__), tmp_path, sys.modules[__name__])
-    assert outcome.failed == [], outcome.report

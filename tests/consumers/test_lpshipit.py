@@ -7,12 +7,12 @@ comment, its repositories or branches, its commit message) into the merge
 commit message they offer; the choosing is an urwid screen, which needs a
 terminal, so these tests call the functions the commands are made of,
 as the commands call them.
+
+On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +20,6 @@ from lpmpmessage import summarize_all_mps
 from lpshipit import _get_launchpad_client, build_commit_msg, summarize_git_mps
 
 from wadlclient.testing import FakeEntry, FakeService
-
-from .on_wadlclient import run_module_on_wadlclient
 
 
 class Proposals:
@@ -158,8 +156,3 @@ def test_lpmpmessage_summarizes_bzr_branches_too_and_counts_every_vote_cast(
         ("", "lp:~ada/frob/bzr-fix", []),
         ("lp:~ada/frob/", "fix", ["bob", "cy"]),
     ]
-
-
-def test_every_call_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:
-    outcome = run_module_on_wadlclient(Path(__file__), tmp_path, sys.modules[__name__])
-    assert outcome.failed == [], outcome.report

@@ -9,12 +9,13 @@ on the PPAs given), the source's publication and its ``changelogUrl()``,
 and reads the changelog through the API's root
 (``launchpad._browser.get(launchpad._root_uri.append(path))``). Run here
 as its console script runs it (click's group), writing its JSON report.
+
+On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,6 @@ from ubuntu_cloud_image_changelog.cli import cli
 
 from wadlclient.testing import FakeEntry, FakeService
 
-from .on_wadlclient import run_module_on_wadlclient
 from .ubuntu_archive import UbuntuArchive
 
 #: hello's changelog entries, newest first: (version, change, bug it closes).
@@ -146,8 +146,3 @@ def test_an_added_package_shows_its_three_latest_entries_and_a_removed_one_its_s
     assert [change["version"] for change in added["changes"]] == ["1.4-1", "1.3-1", "1.2-1"]
     [removed] = report["removed"]["deb"]
     assert removed["from_version"]["source_package_name"] == "hello"
-
-
-def test_every_run_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:
-    outcome = run_module_on_wadlclient(Path(__file__), tmp_path, sys.modules[__name__])
-    assert outcome.failed == [], outcome.report

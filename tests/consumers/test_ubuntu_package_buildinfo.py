@@ -11,12 +11,13 @@ log through the API's root (``launchpad._root_uri.append(...)``, read
 with ``launchpad._browser.get``) and checks the buildinfo's hash against
 the one in the ``.changes``. Run here as its console script runs it
 (click's command).
+
+On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,6 @@ from ubuntu_package_buildinfo.cli import ubuntu_package_buildinfo
 
 from wadlclient.testing import FakeService
 
-from .on_wadlclient import run_module_on_wadlclient
 from .ubuntu_archive import UbuntuArchive
 
 
@@ -158,8 +158,3 @@ def test_a_version_nowhere_published_is_reported(archive: UbuntuArchive) -> None
     assert out[-1] == (
         "**********ERROR: \tNo binary builds found for hello amd64 version 9.9 in noble."
     )
-
-
-def test_every_run_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:
-    outcome = run_module_on_wadlclient(Path(__file__), tmp_path, sys.modules[__name__])
-    assert outcome.failed == [], outcome.report

@@ -6,6 +6,8 @@ series and its architecture, each PPA by ``people[owner].getPPAByName``,
 and lists the PPA's published sources (and binaries), as text or CSV.
 Run here as its console script runs it (click's ``main``), against a
 seeded fake Launchpad.
+
+On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,6 @@ from ubuntu_ppa_package_version_report.cli import main
 
 from wadlclient.testing import FakeService
 
-from .on_wadlclient import run_module_on_wadlclient
 from .ubuntu_archive import UbuntuArchive
 
 
@@ -109,8 +109,3 @@ def test_verifying_access_logs_in_and_reads_nothing_else(
 
     assert out == "Launchpad access has been successfully verified\n"
     assert fake_launchpad.journal.operations("getSeries") == []
-
-
-def test_every_run_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:
-    outcome = run_module_on_wadlclient(Path(__file__), tmp_path, sys.modules[__name__])
-    assert outcome.failed == [], outcome.report
