@@ -31,6 +31,7 @@ LONGEST_FIRST = (
     "tests/bench/test_bench_harness.py",
     "tests/newcomer/test_docs.py",
     "tests/consumers/test_craft_application.py",
+    "tests/consumers/test_small_programs_on_wadlclient.py",
     "tests/newcomer/test_docs_site.py",
     "tests/hostile/test_fuzz.py",
     "tests/typed/test_launchpad_devel.py",

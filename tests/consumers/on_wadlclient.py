@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -47,6 +48,12 @@ class Outcome:
 
 def run_module_on_wadlclient(path: Path, scratch: Path, module: ModuleType) -> Outcome:
     """Every test of ``module`` but this rerun, on wadlclient; each must have run and passed."""
+    return run_modules_on_wadlclient([module], scratch)
+
+
+def run_modules_on_wadlclient(modules: Sequence[ModuleType], scratch: Path) -> Outcome:
+    """Every test of ``modules`` but their reruns, on wadlclient, in one child (one start-up
+    for several small programs: the child's imports cost more than their tests)."""
     home = scratch / "child-home"
     home.mkdir()
     env = {
@@ -55,8 +62,9 @@ def run_module_on_wadlclient(path: Path, scratch: Path, module: ModuleType) -> O
         "HOME": str(home),
         CLIENT_VARIABLE: "wadlclient",
     }
+    paths = [str(module.__file__) for module in modules]
     done = subprocess.run(
-        [sys.executable, "-m", "wadlclient.lazr_compat", "-m", "pytest", str(path),
+        [sys.executable, "-m", "wadlclient.lazr_compat", "-m", "pytest", *paths,
          "-q", "-rA", *_LEAN, "-Wignore::pytest.PytestAssertRewriteWarning",
          "-k", "not on_wadlclient", "--rootdir", str(Path(__file__).parents[2]),
          "--basetemp", str(scratch / "child-tmp")],
@@ -67,7 +75,7 @@ def run_module_on_wadlclient(path: Path, scratch: Path, module: ModuleType) -> O
     verdicts = _OUTCOME.findall(done.stdout)
     passed = [name for verdict, name in verdicts if verdict == "PASSED"]
     failed = [f"{verdict} {name}" for verdict, name in verdicts if verdict != "PASSED"]
-    expected = _test_count(module)
+    expected = sum(_test_count(module) for module in modules)
     if done.returncode != 0 and not failed:
         failed = [f"the child exited {done.returncode}"]
     if len(passed) + len(failed) < expected:

@@ -187,4 +187,3 @@ class BuildFarm:
             token = secrets.token_urlsafe(20)
             self.tokens.setdefault(repository["unique_name"], []).append(token)
             return token
-

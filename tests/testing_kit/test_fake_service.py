@@ -394,3 +394,16 @@ def test_the_fake_takes_a_burst_of_connections_at_once_as_a_prefetch_opens() -> 
         server.server_close()
 
     assert len(sockets) == 64
+
+
+def test_a_file_added_is_served_at_its_path_as_it_is(fake_lp: FakeService) -> None:
+    """A librarian file read through the API's root (a build's ``.changes``): the bytes and type."""
+    path = "ubuntu/+archive/primary/+files/hello_2.10-3_amd64.changes"
+    fake_lp.add_file(path, b"Source: hello\n", "text/plain")
+
+    status, headers, body = send(fake_lp, "GET", path)
+    posted = send(fake_lp, "POST", path, body={"ws.op": "x"})[0]
+
+    assert (status, headers["Content-Type"], body) == (200, "text/plain", b"Source: hello\n")
+    assert posted == 404
+    assert [s.path for s in fake_lp.journal] == [path, path]

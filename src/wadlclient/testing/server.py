@@ -61,6 +61,8 @@ class FakeServer:
         self.journal = journal
         self.launchpad = launchpad
         self.resources: Resources | None = None
+        #: Files served as they are at a path below the root (`FakeService.add_file`).
+        self.files: dict[str, tuple[str, bytes]] = {}
         self._server = LoopbackHTTPServer(("127.0.0.1", port), _handler_for(self))
         self.port = int(self._server.server_address[1])
         self._thread: threading.Thread | None = None
@@ -83,6 +85,9 @@ class FakeServer:
         if call.path == "" and call.method in ("GET", "HEAD") and "wadl" in accept:
             media_type = next(t.split(";")[0].strip() for t in accept.split(",") if "wadl" in t)
             return Answer(200, self.wadl, media_type)
+        if call.path in self.files and call.method in ("GET", "HEAD"):
+            media_type, data = self.files[call.path]
+            return Answer(200, data, media_type)
         assert self.resources is not None
         try:
             with self.resources.store.lock:

@@ -201,6 +201,15 @@ class FakeService:
         if fixed is not None:
             self.store.redirects[fixed] = entry
 
+    def add_file(
+        self, path: str, data: bytes, media_type: str = "application/octet-stream"
+    ) -> None:
+        """A file served as it is at ``path`` below the root (``ubuntu/+archive/primary/
+        +files/hello_1.0.changes``): what Launchpad's API serves from its librarian (it
+        redirects there; the fake answers the file itself), for code that reads a
+        ``buildinfo_url`` or a ``changelogUrl()`` through the API's root."""
+        self._server.files[path.strip("/")] = (media_type, data)
+
     @property
     def total_size_link(self) -> bool:
         """Whether pages of named operations give ``total_size_link``, not ``total_size``."""

@@ -26,6 +26,7 @@ from wadlclient.headers import Headers
 from wadlclient.http import Request, Response, Sender, Timeout, Verify
 from wadlclient.lazr import named_as_lazr
 from wadlclient.lazr.restfulclient.errors import LazrResponse
+from wadlclient.objects import Resource, session_of, url_of
 
 __all__ = [
     "AtomicFileCache",
@@ -339,6 +340,29 @@ class Browser:
         self._made: Any = None
         self.user_agent = user_agent
         self.max_retries = max_retries
+
+    def get(
+        self, resource_or_uri: Any, headers: dict[str, str] | None = None,
+        return_response: bool = False,
+    ) -> Any:  # fmt: skip
+        """GET a URL (a ``str`` or ``lazr.uri.URI``) or a resource, as lazr.restfulclient's
+        browser does: the body's bytes, or ``(response, body)``; an error status raises.
+
+        Scripts call it for what the WADL does not describe: a librarian file read
+        through the API's root (``launchpad._browser.get(launchpad._root_uri.append(
+        path))``), a resource's raw JSON. A conditional GET answered 304 gives
+        ``NOT_MODIFIED``.
+        """
+        is_resource = isinstance(resource_or_uri, Resource)
+        url = url_of(resource_or_uri) if is_resource else str(resource_or_uri)
+        transport = session_of(self._service_root).transport
+        response = transport.request("GET", url, headers=headers, use_cache=not headers)
+        content: Any = response.content
+        if response.status == 304:
+            content = self.NOT_MODIFIED
+        if return_response:
+            return LazrResponse(response.status, response.reason, response.headers.items()), content
+        return content
 
     @property
     def _connection(self) -> Any:
