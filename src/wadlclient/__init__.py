@@ -21,6 +21,7 @@ from wadlclient.errors import (
     ConnectionDropped,
     CredentialsError,
     CredentialsFileError,
+    CredentialsNeeded,
     CredentialsRefused,
     Gone,
     HTTPError,
@@ -36,6 +37,7 @@ from wadlclient.errors import (
     Unauthorized,
     UnexpectedResponseError,
     WADLError,
+    WalkTokenError,
 )
 
 #: ``typing.TYPE_CHECKING`` without importing typing (type checkers take any name
@@ -63,8 +65,11 @@ if TYPE_CHECKING:
         Resource,
         RootLike,
         ServiceRoot,
+        Shard,
+        Walk,
         prefetch,
     )
+    from wadlclient.objects.revive import close_revived_roots, supply_credentials
     from wadlclient.schema import EXAMPLE_WADL_MEDIA_TYPE, SUN_WADL_MEDIA_TYPE
 
 #: The module each name of the API comes from, imported when the name is first asked
@@ -81,8 +86,9 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "wadlclient.http": ("BodyTooLarge", "InvalidURL", "Retry", "Timeout"),
     "wadlclient.objects": (
         "Collection", "CollectionLike", "Entry", "EntryLike", "EntryList", "HostedFile",
-        "NamedOperation", "Resource", "RootLike", "ServiceRoot",
+        "NamedOperation", "Resource", "RootLike", "ServiceRoot", "Shard", "Walk",
     ),
+    "wadlclient.objects.revive": ("close_revived_roots", "supply_credentials"),
     # Not the package: its attribute ``prefetch`` is the submodule of that name once
     # a walk has imported it.
     "wadlclient.objects.links": ("prefetch",),
@@ -125,6 +131,7 @@ __all__ = [
     "Consumer",
     "CredentialsError",
     "CredentialsFileError",
+    "CredentialsNeeded",
     "CredentialsRefused",
     "Entry",
     "EntryLike",
@@ -148,13 +155,18 @@ __all__ = [
     "RootLike",
     "ServerError",
     "ServiceRoot",
+    "Shard",
     "Timeout",
     "TransportError",
     "TransportTimeout",
     "Unauthorized",
     "UnexpectedResponseError",
     "WADLError",
+    "Walk",
+    "WalkTokenError",
     "__version__",
+    "close_revived_roots",
     "install_as_lazr_restfulclient",
     "prefetch",
+    "supply_credentials",
 ]

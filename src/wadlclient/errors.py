@@ -24,6 +24,7 @@ __all__ = [
     "ConnectionDropped",
     "CredentialsError",
     "CredentialsFileError",
+    "CredentialsNeeded",
     "CredentialsRefused",
     "Gone",
     "HTTPError",
@@ -39,6 +40,7 @@ __all__ = [
     "Unauthorized",
     "UnexpectedResponseError",
     "WADLError",
+    "WalkTokenError",
     "error_for",
 ]
 
@@ -120,6 +122,18 @@ class CredentialsRefused(CredentialsError):
     the credentials came from and what to do, never a secret. The
     refusing 401 error, when there was one, is ``__context__``.
     """
+
+
+class CredentialsNeeded(CredentialsError):
+    """A service root revived from a pickle needs credentials and this process has none.
+
+    A pickle never carries a secret: the worker supplies credentials
+    (`wadlclient.supply_credentials`) or has them in its environment.
+    """
+
+
+class WalkTokenError(RestfulError, ValueError):
+    """A walk's resume token that this walk cannot take: damaged, another walk's, or newer."""
 
 
 class CacheError(RestfulError):

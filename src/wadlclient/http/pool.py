@@ -54,6 +54,7 @@ from wadlclient.http.connection import (
     request_head,
     tls_context,
 )
+from wadlclient.http.forks import reset_after_fork
 from wadlclient.http.limits import InFlight, max_in_flight_from_env
 from wadlclient.http.models import DEFAULT_MAX_BODY, Request, Response, Timeout
 from wadlclient.http.proxies import environment_proxies, proxy_for
@@ -153,6 +154,12 @@ class ConnectionPool:
         self._lock = threading.Lock()
         self._closed = False
         self._fallback_sender: Sender | None = None
+        reset_after_fork(self)
+
+    def _after_fork(self) -> None:
+        """In a forked child: none of the parent's connections, slots or locks (`forks`)."""
+        self._idle, self._lock = {}, threading.Lock()
+        self._in_flight = InFlight(self._in_flight.limit)
 
     @property
     def max_in_flight(self) -> int:

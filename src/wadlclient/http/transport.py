@@ -140,6 +140,11 @@ class Transport:
         """The authorizer consulted for every request (or None)."""
         return self._authorizer
 
+    @property
+    def closed(self) -> bool:
+        """Whether `close` closed this transport (it sends nothing more)."""
+        return self._pipeline.closed
+
     def close(self) -> None:
         """Close the sender (not a client supplied by the caller)."""
         if self._owns_sender:

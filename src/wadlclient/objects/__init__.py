@@ -17,7 +17,11 @@ resource asks of its session), then `wire`, `links`
 that stay right while the results move) and `pages` (the page walker),
 then `collection`; `session` (what
 the objects of one root share, and their factories) and `root` on top.
-`protocols` declares the public surfaces typed access builds on.
+`protocols` declares the public surfaces typed access builds on. Walks
+that outlive a process: `tokens` (resume tokens), `resume` (finding a
+walk's place again), `walks` (`Walk`, `Shard`), `revive` (pickling
+without secrets: a root's recipe and the lazy session of unpickled
+objects) and `revived_root` (what a root adds to pickle).
 
 Thread safety: a service root may be used from several threads at once.
 Shared and safe: the schema (immutable, memoised under a lock), the
@@ -50,6 +54,7 @@ from wadlclient.objects.resource import (
 )
 from wadlclient.objects.root import ServiceRoot
 from wadlclient.objects.session import Session
+from wadlclient.objects.walks import Shard, Walk
 
 __all__ = [
     "NATIVE",
@@ -74,6 +79,8 @@ __all__ = [
     "ServiceRoot",
     "ServiceRootResource",
     "Session",
+    "Shard",
+    "Walk",
     "WalkPlan",
     "fetch_now",
     "prefetch",

@@ -15,6 +15,9 @@ from wadlclient.objects.lookahead import sliced, walked
 from wadlclient.objects.pages import Page, PageWalker, WalkPlan
 from wadlclient.objects.protocols import EntryT
 from wadlclient.objects.resource import Resource, SessionLike, fetch_now
+from wadlclient.objects.resume import Cursor
+from wadlclient.objects.tokens import ANCHORS, Position, Scope, check_scope, decode_token
+from wadlclient.objects.walks import Shard, Walk
 from wadlclient.objects.wire import page_url, start_of
 from wadlclient.schema import TypeInfo
 from wadlclient.wadl import fragment_of
@@ -187,6 +190,21 @@ class Collection(Resource, Generic[EntryT]):
         source = CollectionPages(session.transport, url)
         object.__setattr__(self, "_pages", PageWalker(source, first, session.writes))
 
+    def _pickled_state(self) -> dict[str, Any]:
+        return {"entry_type": self._entry_type}
+
+    @classmethod
+    def _revived(
+        cls, session: Any, url: str, info: Any, data: dict[str, Any] | None, state: dict[str, Any]
+    ) -> Collection[Any]:
+        """Without its pages: an unpickled collection asks for them again when walked."""
+        collection = cls.__new__(cls)
+        Resource.__init__(collection, session, url, info, None)
+        object.__setattr__(collection, "_entry_type", state.get("entry_type"))
+        source = CollectionPages(session.transport, url)
+        object.__setattr__(collection, "_pages", PageWalker(source, None, session.writes))
+        return collection
+
     # A collection's own fields are paging details; only its operations are attributes.
 
     def _info(self) -> TypeInfo:
@@ -240,6 +258,56 @@ class Collection(Resource, Generic[EntryT]):
         with contextlib.closing(self._pages.walk(self._plan())) as documents:
             entries = (self._entry_for(document) for document in documents)
             yield from walked(entries, self._session)
+
+    def walk(self, resume: str | None = None) -> Walk[EntryT]:
+        """Every entry, as iteration hands them out, with a resume token after each (`Walk`).
+
+        ``resume``: a token of an earlier walk of this collection (from any
+        process, with a root of the same service); the walk goes on with the
+        entry after it, re-reading at most one page. A token of another
+        collection or service, or one damaged, is a `WalkTokenError`.
+        """
+        scope = Scope.of(self._session.root_url, self._url)
+        start = None
+        if resume is not None:
+            start = decode_token(resume)
+            check_scope(start, scope, self._describe())
+        return self._walk(scope, start, frozenset())
+
+    def _walk(self, scope: Scope, start: Position | None, stop: frozenset[str]) -> Walk[EntryT]:
+        cursor = Cursor(scope, start)
+        return Walk(self, self._walked(start, cursor), cursor, stop)
+
+    def _walked(self, start: Position | None, cursor: Cursor) -> Iterator[EntryT]:
+        with contextlib.closing(self._pages.walk(self._plan(), start, cursor)) as documents:
+            entries = (self._entry_for(document) for document in documents)
+            yield from walked(entries, self._session)
+
+    def shards(self, n: int) -> list[Shard[EntryT]]:
+        """The walk split into ``n`` parts that pickle (`Shard`), together every entry once.
+
+        Costs a request for the size (unless known) and one per part after
+        the first, for the entries where the parts meet.
+        """
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ValueError(f"shards(n) needs a whole number of parts of 1 or more, not {n!r}")
+        total = len(self)
+        starts = [index * total // n for index in range(n)] + [total]
+        empty = [starts[index] == starts[index + 1] for index in range(n)]
+        firsts: list[tuple[str, ...]] = []
+        for index in range(n):
+            start = starts[index]
+            if empty[index] or index == 0:
+                firsts.append(())
+                continue
+            documents = self._pages.entries(start, start + ANCHORS)
+            firsts.append(tuple(str(document.get("self_link")) for document in documents))
+        shards = []
+        for index in range(n):
+            stop = next((firsts[i] for i in range(index + 1, n) if not empty[i]), ())
+            shard = Shard(self, index, n, starts[index], firsts[index], stop, total, empty[index])
+            shards.append(shard)
+        return shards
 
     @overload
     def __getitem__(self, key: int) -> EntryT: ...

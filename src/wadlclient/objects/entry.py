@@ -68,6 +68,18 @@ class Entry(Resource):
         super().__init__(session, url, info, data)
         object.__setattr__(self, "_dirty", {})
 
+    def _pickled_state(self) -> dict[str, Any]:
+        return {"dirty": dict(self._dirty)} if self._dirty else {}
+
+    @classmethod
+    def _revived(
+        cls, session: Any, url: str, info: Any, data: dict[str, Any] | None, state: dict[str, Any]
+    ) -> Entry:
+        entry = cls.__new__(cls)
+        Entry.__init__(entry, session, url, info, data)
+        entry._dirty.update(state.get("dirty", {}))
+        return entry
+
     def _lookup(self, name: str) -> Any:
         dirty = self._dirty
         if name in dirty:

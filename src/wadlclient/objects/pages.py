@@ -16,7 +16,9 @@ from collections.abc import Generator
 from typing import Any
 
 from wadlclient.objects.paging import MAX_PAGES, Page, PageGuard, PageSource, WalkPlan
+from wadlclient.objects.resume import Cursor, find_place
 from wadlclient.objects.steady import TaggedSource, link_hash, steady_walk
+from wadlclient.objects.tokens import Position
 from wadlclient.objects.writelog import WriteLog
 
 __all__ = ["MAX_PAGES", "Page", "PageGuard", "PageSource", "PageWalker", "WalkPlan"]
@@ -148,7 +150,9 @@ class PageWalker:
         # items[start:stop:-n] are items[stop + 1 : start + 1], reversed, every n-th.
         return self.entries(stop + 1, start + 1)[::-1][::-step]
 
-    def walk(self, plan: WalkPlan) -> Generator[Any, None, None]:
+    def walk(
+        self, plan: WalkPlan, start: Position | None = None, cursor: Cursor | None = None
+    ) -> Generator[Any, None, None]:
         """Every entry, in order and once, the following pages fetched ahead while the caller reads.
 
         The results may change meanwhile, by the loop's own writes or
@@ -162,12 +166,19 @@ class PageWalker:
 
         The first page is the one already held (after ``len()`` or from a
         named operation), else a page of ``plan.page_size`` entries, of
-        which only the total is kept, for ``len()``.
+        which only the total is kept, for ``len()``. A walk that resumes
+        (``start``, from a token: `resume.find_place`) starts with a page
+        from just before its place instead. ``cursor`` is told of each
+        page as its entries start going out (`resume.Cursor`).
         """
+        if start is not None and start.done:
+            return
         source = TaggedSource(self._source, self._log)
         page = self._first
         owned = page is None
-        if page is None:
+        if start is not None and (start.pos or start.anchors):
+            page, owned = find_place(source, start, plan), True
+        elif page is None:
             page = source.fetch_later(None, None, plan.page_size)()
             if not page.start and page.total is not None and self._total is None:
                 self._total = page.total
@@ -182,6 +193,8 @@ class PageWalker:
         del page  # the walk lets go of its pages as it hands them out
         with contextlib.closing(pages):
             for entries, emptied in pages:
+                if cursor is not None:
+                    cursor.page(len(entries), source)
                 if not emptied:
                     yield from entries
                     continue

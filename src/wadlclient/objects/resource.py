@@ -18,11 +18,12 @@ every read of its links to entries.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, SupportsIndex
 
 from wadlclient.errors import Redacted, ResponseError
 from wadlclient.objects.conventions import Conventions
 from wadlclient.objects.keys import KeyPaths
+from wadlclient.objects.revive import importable_class, revive_resource
 from wadlclient.schema import CONVERSION_ERRORS, REDACTED_VALUE, Field, FieldKind, TypeInfo
 from wadlclient.wadl import Method, fragment_of
 
@@ -209,6 +210,36 @@ class Resource:
         object.__setattr__(self, "_state", ResourceState(info, data))
         object.__setattr__(self, "_linked", None)
         object.__setattr__(self, "_group", None)
+
+    # -- pickling (`wadlclient.objects.revive`) -------------------------------
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        """Pickled as its root's recipe, its class, URL, type and representation: no secret.
+
+        Unpickled, it sends nothing until used; then its root is made again
+        in that process with the credentials the process has.
+        """
+        recipe = getattr(self._session, "recipe", None)
+        if recipe is None:
+            raise TypeError(f"cannot pickle {self._describe()}: its session has no root recipe")
+        info = self._state.info
+        return revive_resource, (
+            recipe, importable_class(type(self)), self._url, info.id if info is not None else None,
+            self._state.data, self._pickled_state(),
+        )  # fmt: skip
+
+    def _pickled_state(self) -> dict[str, Any]:
+        """What a subclass pickles beyond the representation (given back to `_revived`)."""
+        return {}
+
+    @classmethod
+    def _revived(
+        cls, session: Any, url: str, info: Any, data: dict[str, Any] | None, state: dict[str, Any]
+    ) -> Resource:
+        """An unpickled resource on ``session``, made without calling the class's ``__init__``."""
+        resource = cls.__new__(cls)
+        Resource.__init__(resource, session, url, info, data)
+        return resource
 
     def _attached(self, key: str, url: str) -> Resource | None:
         """The target attached for link ``key``, if it is still the one at ``url``."""

@@ -41,6 +41,7 @@ from wadlclient.objects.conventions import NATIVE, Conventions
 from wadlclient.objects.keys import key_paths_for
 from wadlclient.objects.links import look_ahead_from_env
 from wadlclient.objects.resource import Resource
+from wadlclient.objects.revived_root import RootPickling, recipe_for
 from wadlclient.objects.session import Session
 from wadlclient.objects.wire import media_type_of
 from wadlclient.objects.writelog import WriteLog
@@ -182,7 +183,7 @@ def load_service(
     return schema, early.result().json()
 
 
-class ServiceRoot(Resource):
+class ServiceRoot(RootPickling, Resource):
     """The entry point to a web service: its WADL, its root resource, its transport.
 
     ``cache`` is None (a private temporary directory), a directory
@@ -203,7 +204,8 @@ class ServiceRoot(Resource):
     is removed from the URL). Credentials only ever go to the root's origin
     (scheme, host, port). A 401 to credentials from the environment (an
     authorizer whose ``credentials_source`` is ``"$WADLCLIENT_CREDENTIALS"``)
-    raises `CredentialsRefused`: nobody is there to make new ones.
+    raises `CredentialsRefused`: nobody is there to make new ones. A root
+    pickles as a recipe without credentials (`RootPickling`).
 
     ``deadline``, ``max_body``, ``retry_methods``,
     ``allow_insecure_redirects``, ``retry`` (a whole `Retry` policy, in
@@ -223,7 +225,7 @@ class ServiceRoot(Resource):
     None reads ``WADLCLIENT_MAX_IN_FLIGHT`` (unset: 8).
     """
 
-    __slots__ = ("_made_cache", "credentials")
+    __slots__ = ("_credentials", "_made_cache")
 
     #: Client classes for resource type ids, like lazr.restfulclient's.
     RESOURCE_TYPE_CLASSES: ClassVar[Mapping[str, type[Resource]]] = {}
@@ -264,7 +266,7 @@ class ServiceRoot(Resource):
         in_flight = {} if max_in_flight is None else {"max_in_flight": limit}
         url = rewritten_address(self.root_url_for(service_root, version))
         http_cache = self._cache_for(cache)
-        object.__setattr__(self, "credentials", authorizer)
+        object.__setattr__(self, "_credentials", authorizer)
         object.__setattr__(self, "_made_cache", None if http_cache is cache else http_cache)
         transport = self.make_transport(
             authorizer,
@@ -305,8 +307,10 @@ class ServiceRoot(Resource):
         info = schema.type_info(type_link)
         session = Session(
             transport, schema, http_cache, url, self.RESOURCE_TYPE_CLASSES, info.id, look_ahead,
-            self.CONVENTIONS, key_paths_for(info), WriteLog(), limit,
-        )
+            self.CONVENTIONS, key_paths_for(info), WriteLog(), limit, recipe_for(
+                self, url, cache, authorizer, timeout, max_retries, base_client_name,
+                wadl_media_type),
+        )  # fmt: skip
         super().__init__(session, url, info, document)
 
     # -- extension points --------------------------------------------------

@@ -60,6 +60,8 @@ class Session(NamedTuple):
     writes: WriteLog | None = None
     #: Requests in flight per origin at most: the look-ahead's workers (`http.limits`).
     max_in_flight: int = 8
+    #: How the root is made again in another process (`revive.RootRecipe`): what pickles.
+    recipe: Any = None
 
     def class_for(self, type_id: str | None, default: type[_R]) -> type[_R]:
         """The class registered for ``type_id`` when it is a ``default``, else ``default``."""

@@ -1,0 +1,156 @@
+"""Finding a walk's place again from a resume token (`tokens.Position`), in any process.
+
+The token names an offset (a guess) and the digests of the last entries
+handed out. The walk asks for one page from just before that offset
+(`plan.page_size` entries past it, like the steady walk's windows) and
+looks for those entries in it: it goes on after them, so nothing is
+handed out twice and nothing after them is skipped, even when entries
+left or joined the results before the place meanwhile. When they are not
+in that page, it asks from further back (by the size the collection lost,
+doubling), or further on when it grew. A collection nobody changed
+resumes with one request, which re-reads one entry before the place.
+
+When every entry the token remembers has left the results, the walk
+resumes at the offset, moved back by what the collection lost: entries
+around the place may then be missed or repeated, as with any walk by offset.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from wadlclient.objects.paging import Page, PageSource, WalkPlan
+from wadlclient.objects.steady import TaggedSource
+from wadlclient.objects.tokens import ANCHORS, Position, Scope, digest
+
+__all__ = ["MAX_STEPS", "Cursor", "find_place"]
+
+#: Pages a resume asks for, at most, before taking the offset as the place.
+MAX_STEPS = 24
+
+
+class Cursor:
+    """Where a walk is, kept as it goes: the pages it started handing out, the entries handed out.
+
+    The walker tells it of each page as the page's entries start going out
+    (`page`); the walk, of each entry the caller receives (``links``,
+    ``handed``): entries the look-ahead holds back are not counted yet. The
+    `Position` is worked out only when a token is asked for.
+    """
+
+    __slots__ = ("_counted", "_pages", "_start", "done", "handed", "links", "scope", "total")
+
+    def __init__(self, scope: Scope, start: Position | None = None) -> None:
+        self.scope = scope
+        self._start = start if start is not None else Position(scope)
+        self.total = self._start.total
+        self.done = self._start.done
+        #: The links of the last entries handed out, the newest last.
+        self.links: deque[str] = deque(maxlen=ANCHORS)
+        self.handed = 0
+        self._counted = 0
+        #: Per page started: (entries counted up to its end, the offset after it).
+        self._pages: deque[tuple[int, int]] = deque()
+
+    def page(self, count: int, source: TaggedSource) -> None:
+        """A page of ``count`` entries starts going out; ``source`` parsed it last."""
+        pages = self._pages
+        if source.next_start is not None:
+            end = source.next_start
+        else:
+            begin = source.start if source.start is not None else (pages[-1][1] if pages else 0)
+            end = begin + count
+        self._counted += count
+        pages.append((self._counted, end))
+        if source.total is not None:
+            self.total = source.total
+        while len(pages) > 1 and pages[0][0] < self.handed:
+            pages.popleft()
+
+    def position(self) -> Position:
+        """Where the walk is now."""
+        start, handed = self._start, self.handed
+        if not handed:
+            return (
+                start
+                if start.done == self.done
+                else Position(
+                    start.scope, start.pos, start.total, start.anchors, start.inclusive, self.done
+                )
+            )
+        pos = start.pos
+        for counted, end in self._pages:
+            if counted >= handed:
+                pos = end - (counted - handed)
+                break
+        anchors = tuple(digest(link) for link in self.links)
+        if len(anchors) < ANCHORS and not start.inclusive:
+            anchors = (start.anchors + anchors)[-ANCHORS:]
+        return Position(self.scope, max(0, pos), self.total, anchors, False, self.done)
+
+
+def _link_digest(document: Any) -> bytes | None:
+    link = document.get("self_link") if isinstance(document, dict) else None
+    return digest(link) if isinstance(link, str) else None
+
+
+def _cut_at(entries: list[Any], position: Position) -> int | None:
+    """Where the walk goes on in ``entries``: past its last entries, or at its first (inclusive)."""
+    anchors = set(position.anchors)
+    if not anchors:
+        return None
+    marks = [_link_digest(document) in anchors for document in entries]
+    if True not in marks:
+        return None
+    first = marks.index(True)
+    if position.inclusive:
+        return first
+    end = first
+    while end < len(marks) and marks[end]:
+        end += 1
+    return end
+
+
+def _cut(page: Page, at: int, position: Position) -> Page:
+    """``page`` from ``at`` on, without the entries the token says were handed out.
+
+    The steady walk that goes on needs nothing of the entries before: a
+    window it asks for later must start at an entry it handed out itself.
+    """
+    anchors = set(position.anchors)
+    rest = page.entries[at:]
+    if anchors and not position.inclusive:
+        rest = [document for document in rest if _link_digest(document) not in anchors]
+    start = None if page.start is None else page.start + at
+    return page._replace(entries=rest, start=start)
+
+
+def find_place(source: PageSource, position: Position, plan: WalkPlan) -> Page:
+    """The page the walk goes on with: from just before its place, cut there."""
+    pos = position.pos
+    if not position.anchors:
+        return source.fetch_page(pos or None, plan.page_size)
+    back, grown = (0 if position.inclusive else 1), False
+    page: Page | None = None
+    for _ in range(MAX_STEPS):
+        start = max(0, pos - back)
+        page = source.fetch_page(start, plan.page_size + pos - start)
+        at = _cut_at(page.entries, position)
+        if at is not None:
+            return _cut(page, at, position)
+        lost = 0
+        if position.total is not None and page.total is not None:
+            lost = position.total - page.total
+        if lost < 0 and not grown:
+            # Entries joined before the place: it moved on.
+            grown, pos, back = True, pos - lost, 1
+            continue
+        if start == 0:
+            break
+        back = max(2 * back, lost + 1)
+    # Every entry remembered left the results: take the offset, less what left.
+    lost = 0
+    if page is not None and position.total is not None and page.total is not None:
+        lost = max(0, position.total - page.total)
+    return source.fetch_page(max(0, position.pos - lost) or None, plan.page_size)
