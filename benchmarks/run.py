@@ -63,6 +63,7 @@ SECTIONS: dict[str, str] = {
     "bulk": "300 entries changed at 150 ms: one by one, in bulk, through faults",
     "fakestart": "a fake of the real devel WADL (2.2 MB) starts warm (testing kit)",
     "fleet": "16 workers on one Redis cache, walks, mixed load",
+    "jobs": "a job over 4,000 entries at 150 ms: 1 process, 4 processes, 4 Celery workers",
 }
 
 

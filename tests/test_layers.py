@@ -78,6 +78,11 @@ LAYERS: dict[str, Rule] = {
     "wadlclient.bulk": Rule((*BOTTOM, HTTP, "wadlclient.objects", "wadlclient.bulk")),
     # what a service does that its WADL does not say (Launchpad's facts): hand-written tables
     FACTS: Rule((*BOTTOM, FACTS)),
+    # the fleet: shards run by many workers, one request budget in Redis (above the objects)
+    "wadlclient.fleet": Rule((*BOTTOM, *OBJECTS, "wadlclient.fleet")),
+    "wadlclient.celery": Rule((*BOTTOM, HTTP, "wadlclient.fleet")),
+    # mirrors: a collection to files, kept fresh (above the fleet)
+    "wadlclient.mirror": Rule((*BOTTOM, *OBJECTS, "wadlclient.fleet", "wadlclient.mirror")),
     # typed access: reads a service's schema, writes a package (wadlclient.stubgen)
     "wadlclient.stubgen": Rule(
         (*BOTTOM, WADL, SCHEMA, FACTS, "wadlclient.objects", "wadlclient.stubgen")

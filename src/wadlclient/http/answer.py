@@ -260,9 +260,7 @@ def close_answer(answer: Answer, connection: Connection) -> None:
     connection.close()
 
 
-def read_some(
-    answer: Answer, connection: Connection, amount: int | None
-) -> bytes:
+def read_some(answer: Answer, connection: Connection, amount: int | None) -> bytes:
     """Up to ``amount`` bytes of the body (None: all); a failure closes the connection."""
     try:
         data = answer.read(amount)

@@ -44,6 +44,7 @@ class PlainConnection(http.client.HTTPConnection):
         self.sock = socket.create_connection((cast(str, host), self.port), self.timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
+
 _TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _UNSAFE_IN_VALUE = re.compile(rb"[\r\n\x00]")
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from wadlclient.errors import TransportError
+from wadlclient.http.budget import Budget, Lease, budget_in_use, holds_started, leased
 from wadlclient.http.calls import failed
 from wadlclient.http.logs import describe, logger
 from wadlclient.http.models import Request, Response, Timeout
@@ -56,8 +57,10 @@ class Pipeline:
         auth_origin: Origin | None,
         allow_insecure_redirects: bool,
         sleep: Callable[[float], None],
+        budget: Budget | None = None,
     ) -> None:
         self.sender = sender
+        self._budget = budget
         self._retry = retry
         self._timeout = timeout
         self._deadline = deadline
@@ -101,9 +104,16 @@ class Pipeline:
             return None
         origin = self._credentials_origin(request.url)
         try:
-            timeout = self._timeout_left(request, end)
-            authorized = self._authorized(request, is_at(request.url, origin))
-            return sender.start(authorized, timeout=timeout)
+            lease = self._spend(request, end, slot=True)
+            try:
+                timeout = self._timeout_left(request, end)
+                authorized = self._authorized(request, is_at(request.url, origin))
+                exchange = sender.start(authorized, timeout=timeout)
+            except BaseException:
+                if lease is not None:
+                    lease.give()
+                raise
+            return exchange if lease is None else leased(exchange, lease)
         except TransportError as error:
             # Raised when the answer is read, where a first attempt's failure is retried.
             return failed(error)
@@ -237,9 +247,22 @@ class Pipeline:
 
     def _send_single_request(self, request: Request, end: float | None) -> Response:
         """One request on the wire, its answer read whole, within what is left of the deadline."""
-        return self._bounded(
-            request, self.sender.send(request, timeout=self._timeout_left(request, end))
-        )
+        lease = self._spend(request, end, slot=True)
+        try:
+            return self._bounded(
+                request, self.sender.send(request, timeout=self._timeout_left(request, end))
+            )
+        finally:
+            if lease is not None:
+                lease.give()
+
+    def _spend(self, request: Request, end: float | None, *, slot: bool) -> Lease | None:
+        """One request of the shared budget (`budget`), waited for; None when there is none."""
+        budget = self._budget if self._budget is not None else budget_in_use()
+        target = parse_url(request.url) if budget is not None else None
+        if budget is None or target is None:
+            return None
+        return budget.take(target.origin, slot=slot and not holds_started(), until=end)
 
     def _bounded(self, request: Request, response: Response) -> Response:
         """The answer, unless its body is over ``max_body`` (a sender that does not bound it)."""
@@ -255,6 +278,9 @@ class Pipeline:
         if not isinstance(self.sender, StreamingSender):
             response = self._send_single_request(request, end)
             return whole_stream(response) if 200 <= response.status < 300 else response
+        lease = self._spend(request, end, slot=False)
+        if lease is not None:
+            lease.give()
         stream = self.sender.open(request, timeout=self._timeout_left(request, end))
         if 200 <= stream.status < 300:
             return stream

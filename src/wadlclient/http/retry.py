@@ -150,9 +150,7 @@ class Retry(NamedTuple):
 
     def _backoff(self) -> float:
         """0, 1, 2, 4, ... times the base (capped), through the jitter."""
-        return self.jitter(
-            min(self.backoff_base * int(2 ** (self.attempts - 1)), self.backoff_max)
-        )
+        return self.jitter(min(self.backoff_base * int(2 ** (self.attempts - 1)), self.backoff_max))
 
     def sleep(self, sleep: Callable[[float], None] = time.sleep) -> None:
         """Wait as this state says (``sleep`` injected by tests)."""

@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from wadlclient.errors import UnexpectedResponseError, error_for
+from wadlclient.http.budget import Budget
 from wadlclient.http.cache_policy import Cache, CacheOutcome
 from wadlclient.http.calls import answered, give_answer, prepare, settle
 from wadlclient.http.connection import Verify, check_verify
@@ -71,6 +72,8 @@ class Transport:
     first URL's), ``allow_insecure_redirects`` (https -> http). ``verify``:
     how https certificates are checked (`wadlclient.http.connection.Verify`:
     the system's trust store by default, a CA bundle, an ``ssl.SSLContext``).
+    ``budget``: a request budget shared with other processes (`budget`; None:
+    the one installed for the process by `budget.use_budget`, if any).
     """
 
     def __init__(
@@ -96,6 +99,7 @@ class Transport:
         allow_insecure_redirects: bool = False,
         retry: Retry | None = None,
         verify: Verify = True,
+        budget: Budget | None = None,
     ) -> None:
         if retry is not None:
             max_retries = retry.total
@@ -126,6 +130,7 @@ class Transport:
             auth_origin=origin,
             allow_insecure_redirects=allow_insecure_redirects,
             sleep=sleep,
+            budget=budget,
         )
         self._owns_sender = client is None
         self._flights = Flights()
