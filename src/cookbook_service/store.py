@@ -20,7 +20,7 @@ import tempfile
 import threading
 from array import array
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from cookbook_service import seed
@@ -55,6 +55,8 @@ CREATE TABLE IF NOT EXISTS tokens (
 
 #: The ``date_last_modified`` of the seeded recipes (fixed: their etags stay the same).
 SEED_DATE = "2026-01-01T00:00:00.000000+00:00"
+#: Generated recipe ``n`` was last changed ``n`` seconds after it (each at its own time).
+_SEED_TIME = datetime.fromisoformat(SEED_DATE)
 
 
 def now_text() -> str:
@@ -189,12 +191,15 @@ class Store:
         first = max(base, highest) + 1
         ndishes, nbooks = len(seed.DISHES), len(seed.COOKBOOKS)
         db.executemany(
-            "INSERT INTO recipes (id, dish_id, cookbook_id, instructions, private)"
-            " VALUES (?, ?, ?, ?, 0)",
+            "INSERT INTO recipes (id, dish_id, cookbook_id, instructions, private,"
+            " date_last_modified) VALUES (?, ?, ?, ?, 0, ?)",
             (
-                (n, n % ndishes + 1, n % nbooks + 1, f"Generated recipe number {n}.")
+                (
+                    n, n % ndishes + 1, n % nbooks + 1, f"Generated recipe number {n}.",
+                    (_SEED_TIME + timedelta(seconds=n)).isoformat(timespec="microseconds"),
+                )
                 for n in range(first, base + self.seed_recipes + 1)
-            ),
+            ),  # fmt: skip
         )
 
     # -- helpers -------------------------------------------------------------
