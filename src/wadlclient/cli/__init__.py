@@ -68,6 +68,7 @@ COMMANDS: tuple[str, ...] = (
     "wadlclient.cli.commands:DESCRIBE",
     "wadlclient.cli.commands:GET",
     "wadlclient.cli.commands:STUBGEN",
+    "wadlclient.cli.mirror:MIRROR",
 )
 
 
