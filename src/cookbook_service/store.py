@@ -195,11 +195,14 @@ class Store:
             " date_last_modified) VALUES (?, ?, ?, ?, 0, ?)",
             (
                 (
-                    n, n % ndishes + 1, n % nbooks + 1, f"Generated recipe number {n}.",
+                    n,
+                    n % ndishes + 1,
+                    n % nbooks + 1,
+                    f"Generated recipe number {n}.",
                     (_SEED_TIME + timedelta(seconds=n)).isoformat(timespec="microseconds"),
                 )
                 for n in range(first, base + self.seed_recipes + 1)
-            ),  # fmt: skip
+            ),
         )
 
     # -- helpers -------------------------------------------------------------

@@ -60,7 +60,13 @@ def test_a_mirror_killed_mid_walk_resumes_every_entry_once(
     seed = int.from_bytes(os.urandom(4), "big")
     kill_after = random.Random(seed).choice([PAGE, 2 * PAGE])
     out = tmp_path / "mirror"
-    argv = [sys.executable, "-m", "wadlclient", "mirror", *command(service, out, "--format", format)]
+    argv = [
+        sys.executable,
+        "-m",
+        "wadlclient",
+        "mirror",
+        *command(service, out, "--format", format),
+    ]
     service.journal.clear()
     with service.delayed(30):
         child = subprocess.Popen(argv, stderr=subprocess.PIPE)

@@ -34,16 +34,18 @@ def _positive(text: str) -> int:
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
     add_service_arguments(parser)
-    parser.add_argument("collection", metavar="COLLECTION", help="a top-level collection, path or URL")
+    parser.add_argument(
+        "collection", metavar="COLLECTION", help="a top-level collection, path or URL"
+    )
     parser.add_argument("--out", required=True, metavar="DIR", help="the mirror's directory")
     parser.add_argument("--op", help="copy this named operation's result instead")
     parser.add_argument("--arg", action="append", type=_pair, default=[], metavar="NAME=VALUE",
                         help="an argument of --op (repeatable)")  # fmt: skip
     parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     parser.add_argument("--since-arg", help="--op's argument filtering by modification "
-                        "(e.g. modified_since): a later run reads only what changed")  # fmt: skip
+                        "(e.g. modified_since): a later run reads what changed")  # fmt: skip
     parser.add_argument("--since-field", help="the entries' field that filter reads "
-                        "(e.g. date_last_modified): the next run asks since its newest value")  # fmt: skip
+                        "(e.g. date_last_modified): asked since its newest value")  # fmt: skip
     parser.add_argument("--shards", type=_positive, default=1,
                         help="walk in N parts in N processes (a first or full run)")  # fmt: skip
     parser.add_argument("--report", metavar="FILE", help="save the run's report as JSON")
@@ -52,8 +54,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 
 def _print_report(report: dict[str, Any]) -> None:
     counts = report["counts"]
-    print(f"{report['entries']} entries ({report['mode']} run): "
-          f"{counts['new']} new, {counts['changed']} changed, {counts['removed']} removed")  # fmt: skip
+    kinds = f"{counts['new']} new, {counts['changed']} changed, {counts['removed']} removed"
+    print(f"{report['entries']} entries ({report['mode']} run): {kinds}")
     for kind, mark in (("new", "+"), ("changed", "~"), ("removed", "-")):
         if counts[kind] <= _LISTED:
             for link in report[kind]:

@@ -75,7 +75,7 @@ def write_jsonl(path: Path, rows: Iterable[Row]) -> None:
 def read_jsonl(path: Path) -> Iterator[Row]:
     """The rows of a JSON Lines file this package wrote (none if it does not exist)."""
     try:
-        handle: IO[str] = open(path, encoding="utf-8")
+        handle: IO[str] = open(path, encoding="utf-8")  # noqa: SIM115 (closed below)
     except FileNotFoundError:
         return
     with handle:
@@ -92,7 +92,7 @@ def read_jsonl(path: Path) -> Iterator[Row]:
 
 
 def csv_columns(fields: Sequence[str], rows: Iterable[Row]) -> list[str]:
-    """The links and etag (those there are) first, then ``fields`` (the WADL's order), then any other key sorted."""
+    """The links and etag (those there are), ``fields`` (the WADL's order), other keys sorted."""
     keys: set[str] = set()
     for row in rows:
         keys.update(row)

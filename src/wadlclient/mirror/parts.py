@@ -60,7 +60,7 @@ def dump_walkable(walkable: object) -> str:
 
 def _load_walkable(text: str) -> Any:
     # The state file is the mirror's own, in the user's directory: trusted as that directory is.
-    return pickle.loads(base64.b64decode(text))  # noqa: S301
+    return pickle.loads(base64.b64decode(text))
 
 
 def _fields_of(entry: Entry) -> list[str]:
@@ -127,7 +127,7 @@ def walk_shard(
 
 
 def read_parts(directory: Path, count: int) -> tuple[dict[str, Row], list[str]]:
-    """The rows of the committed parts of ``count`` shards by ``self_link`` (in order), and fields."""
+    """The committed parts' rows of ``count`` shards by ``self_link`` (in order), and fields."""
     rows: dict[str, Row] = {}
     fields: list[str] = []
     for index in range(count):

@@ -15,7 +15,7 @@ from typing import Any
 
 from wadlclient.mirror.files import write_atomic
 
-__all__ = ["STATE_NAME", "FORMAT_VERSION", "MirrorError", "Run", "Source", "State"]
+__all__ = ["FORMAT_VERSION", "STATE_NAME", "MirrorError", "Run", "Source", "State"]
 
 STATE_NAME = ".mirror-state.json"
 FORMAT_VERSION = 1
