@@ -48,6 +48,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
                         "(e.g. date_last_modified): asked since its newest value")  # fmt: skip
     parser.add_argument("--shards", type=_positive, default=1,
                         help="walk in N parts in N processes (a first or full run)")  # fmt: skip
+    parser.add_argument("--engine", choices=("local", "celery"), default="local",
+                        help="celery: the shards on the fleet's workers "
+                        "(celery -A wadlclient.mirror.tasks worker; docs/fleet.md)")  # fmt: skip
     parser.add_argument("--report", metavar="FILE", help="save the run's report as JSON")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors (cron)")
 
@@ -64,6 +67,7 @@ def _print_report(report: dict[str, Any]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from wadlclient.mirror import MirrorError, Progress, mirror
+    from wadlclient.mirror.core import WalkAll
     from wadlclient.mirror.pool import in_processes
     from wadlclient.mirror.progress import TerminalProgress
     from wadlclient.objects import Collection
@@ -71,6 +75,13 @@ def _run(args: argparse.Namespace) -> int:
     progress: Progress | None = None
     if not args.quiet and sys.stderr.isatty():
         progress = TerminalProgress(sys.stderr, Collection.ITERATION_PAGE_SIZE)
+    walk_all: WalkAll | None = None
+    if args.engine == "celery":
+        from wadlclient.mirror.tasks import on_celery
+
+        walk_all = on_celery()
+    elif args.shards > 1:
+        walk_all = in_processes(args.shards)
     with open_root(args) as root:
         try:
             report = mirror(
@@ -78,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
                 op=args.op, args=dict(args.arg), format=args.format,
                 since_arg=args.since_arg, since_field=args.since_field,
                 shards=args.shards, progress=progress,
-                walk_all=in_processes(args.shards) if args.shards > 1 else None,
+                walk_all=walk_all,
             )  # fmt: skip
         except MirrorError as error:
             raise UsageError(str(error)) from None
