@@ -111,14 +111,34 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
+def _when(text: str) -> datetime:
+    """An ISO 8601 date-time; one without an offset is taken as UTC (as lazr.restful sends)."""
+    value = datetime.fromisoformat(text)
+    return value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+
+
 def _since_value(state: State, snapshot: Path) -> str | None:
-    """The newest ``since_field`` in the snapshot (the service's clock), else the last start."""
-    name = state.source.since_field
-    if name is not None:
-        values = [str(row[name]) for row in read_jsonl(snapshot) if row.get(name)]
-        if values:
-            return max(values, key=lambda text: datetime.fromisoformat(text))
-    return state.last_started
+    """The newest ``since_field`` in the snapshot (the service's clock), else the last start.
+
+    The earlier of the two when both are known: an entry changed during the
+    last run, after its page was read, is older than entries changed later
+    on pages read later, but not older than the run's start.
+    """
+    name, started = state.source.since_field, state.last_started
+    if name is None:
+        return started
+    try:
+        values = [_when(str(row[name])) for row in read_jsonl(snapshot) if row.get(name)]
+    except ValueError as error:
+        raise MirrorError(
+            f"{snapshot}: {name} holds a value that is not a date ({error})"
+        ) from None
+    if not values:
+        return started
+    newest = max(values)
+    if started is not None and _when(started) < newest:
+        return started
+    return newest.isoformat()
 
 
 def _plan(root: ServiceRoot, directory: Path, state: State, shards: int) -> Run:
