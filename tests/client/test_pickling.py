@@ -286,3 +286,27 @@ def test_an_unpickled_entry_outlives_the_root_of_this_process_it_used(
     # That root is closed now: the next request makes a root of their own.
     recipe.lp_refresh()
     assert recipe.dish.name == name and len(list(recipes)) == count
+
+
+def test_credentials_are_supplied_per_service_or_made_by_a_function(
+    basic: RunningService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("WADLCLIENT_CREDENTIALS", raising=False)
+    with ServiceRoot(BasicHttpAuthorizer(USER, PASSWORD), basic.base_url) as root:
+        data = pickle.dumps(root.recipes[3])
+        name = root.recipes[3].dish.name
+
+    supply_credentials(BasicHttpAuthorizer(USER, PASSWORD), "http://example.invalid/")
+    with pytest.raises(CredentialsNeeded):
+        pickle.loads(data).dish  # noqa: B018 (supplied for another service only)
+
+    made: list[BasicHttpAuthorizer] = []
+
+    def login() -> BasicHttpAuthorizer:
+        made.append(BasicHttpAuthorizer(USER, PASSWORD))
+        return made[-1]
+
+    supply_credentials(login, basic.base_url)
+    recipe = pickle.loads(data)
+    assert recipe.dish.name == name and pickle.loads(data).dish.name == name
+    assert len(made) == 1  # one root made for the service in this process
