@@ -46,7 +46,7 @@ def test_top_level_collections_and_their_entries_have_resource_types(app: Applic
     assert {"recipe", "dish", "cookbook"} <= set(app.resource_types)
 
 
-def test_cookbooks_find_recipes_takes_search_and_modified_since_in_the_query(app: Application) -> None:
+def test_cookbooks_find_recipes_takes_search_and_modified_since(app: Application) -> None:
     method = app.resource_type("cookbooks").named_operations["find_recipes"]
 
     assert method.name == "GET"
