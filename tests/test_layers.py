@@ -87,6 +87,10 @@ LAYERS: dict[str, Rule] = {
     # the fleet: shards run by many workers, one request budget in Redis (above the objects)
     "wadlclient.fleet": Rule((*BOTTOM, *OBJECTS, "wadlclient.fleet")),
     "wadlclient.celery": Rule((*BOTTOM, HTTP, "wadlclient.fleet")),
+    # mirrors: a collection to files, kept fresh (above the fleet)
+    "wadlclient.mirror": Rule(
+        (*BOTTOM, *OBJECTS, "wadlclient.fleet", "wadlclient.celery", "wadlclient.mirror")
+    ),
     # typed access: reads a service's schema, writes a package (wadlclient.stubgen)
     "wadlclient.stubgen": Rule(
         (*BOTTOM, WADL, SCHEMA, FACTS, "wadlclient.objects", "wadlclient.stubgen")

@@ -59,7 +59,12 @@ class Cookbook(wadlclient.EntryLike, typing.Protocol):
     def find_recipe_for(self, *, dish: Dish | str) -> Recipe | None:
         """This cookbook's recipe for a dish, or null."""
 
-    def find_recipes(self, *, search: str) -> wadlclient.CollectionLike[Recipe]:
+    def find_recipes(
+        self,
+        *,
+        search: str,
+        modified_since: datetime.datetime = ...,
+    ) -> wadlclient.CollectionLike[Recipe]:
         """Find recipes in this cookbook whose instructions contain the search text."""
 
     def make_more_interesting(self) -> typing.Any:
@@ -104,6 +109,10 @@ class Recipe(wadlclient.EntryLike, typing.Protocol):
     cookbook: Cookbook
     """The cookbook this recipe is printed in."""
 
+    @property
+    def date_last_modified(self) -> datetime.datetime:
+        """When the recipe was last changed."""
+
 
 class Cookbooks(wadlclient.CollectionLike[Cookbook], typing.Protocol):
     """The collection of cookbooks."""
@@ -122,7 +131,12 @@ class Cookbooks(wadlclient.CollectionLike[Cookbook], typing.Protocol):
     def find_for_cuisine(self, *, cuisine: Cuisine) -> wadlclient.CollectionLike[Cookbook]:
         """Find the cookbooks of a cuisine."""
 
-    def find_recipes(self, *, search: str) -> wadlclient.CollectionLike[Recipe]:
+    def find_recipes(
+        self,
+        *,
+        search: str,
+        modified_since: datetime.datetime = ...,
+    ) -> wadlclient.CollectionLike[Recipe]:
         """Find recipes whose instructions contain the search text."""
 
 

@@ -139,6 +139,13 @@ class EntryType:
 
 
 _SEARCH = Param("search", "string", "Text to look for in the recipe's instructions.")
+#: As Launchpad's ``searchTasks(modified_since=...)``: a sync job reads only what changed.
+_MODIFIED_SINCE = Param(
+    "modified_since",
+    "datetime",
+    "Only recipes changed at or after this date-time.",
+    required=False,
+)
 
 RECIPE = EntryType(
     name="recipe",
@@ -156,6 +163,7 @@ RECIPE = EntryType(
             writable=True,
             target="cookbook",
         ),
+        Field("date_last_modified", "datetime", "When the recipe was last changed."),
     ),
     deletable=True,
 )
@@ -191,7 +199,7 @@ COOKBOOK = EntryType(
             "find_recipes",
             "GET",
             "Find recipes in this cookbook whose instructions contain the search text.",
-            (_SEARCH,),
+            (_SEARCH, _MODIFIED_SINCE),
             ("page", "recipe"),
         ),
         Operation(
@@ -221,7 +229,7 @@ COOKBOOK = EntryType(
             "find_recipes",
             "GET",
             "Find recipes whose instructions contain the search text.",
-            (_SEARCH,),
+            (_SEARCH, _MODIFIED_SINCE),
             ("page", "recipe"),
         ),
         Operation(

@@ -20,7 +20,7 @@ import tempfile
 import threading
 from array import array
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from cookbook_service import seed
@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS cookbooks (
 CREATE TABLE IF NOT EXISTS recipes (
     id INTEGER PRIMARY KEY, dish_id INTEGER NOT NULL REFERENCES dishes(id),
     cookbook_id INTEGER NOT NULL REFERENCES cookbooks(id),
-    instructions TEXT NOT NULL, private INTEGER NOT NULL DEFAULT 0);
+    instructions TEXT NOT NULL, private INTEGER NOT NULL DEFAULT 0,
+    date_last_modified TEXT NOT NULL DEFAULT '2026-01-01T00:00:00.000000+00:00');
 CREATE INDEX IF NOT EXISTS recipes_private ON recipes(private, id);
 CREATE INDEX IF NOT EXISTS recipes_dish ON recipes(dish_id, private, id);
 CREATE INDEX IF NOT EXISTS recipes_cookbook ON recipes(cookbook_id, private, id);
@@ -51,6 +52,25 @@ CREATE TABLE IF NOT EXISTS tokens (
     consumer_key TEXT NOT NULL, key TEXT NOT NULL, secret TEXT NOT NULL,
     access TEXT NOT NULL, PRIMARY KEY (consumer_key, key));
 """
+
+#: The ``date_last_modified`` of the seeded recipes (fixed: their etags stay the same).
+SEED_DATE = "2026-01-01T00:00:00.000000+00:00"
+#: Generated recipe ``n`` was last changed ``n`` seconds after it (each at its own time).
+_SEED_TIME = datetime.fromisoformat(SEED_DATE)
+
+
+def now_text() -> str:
+    """Now, as ``date_last_modified`` is stored: UTC, microseconds (text order is time order)."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def since_text(text: str) -> str:
+    """A ``modified_since`` argument (ISO 8601, any offset) in the stored form."""
+    value = datetime.fromisoformat(text)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
 
 _DATA_TABLES = ("recipes", "cookbooks", "files", "dishes")
 
@@ -171,10 +191,16 @@ class Store:
         first = max(base, highest) + 1
         ndishes, nbooks = len(seed.DISHES), len(seed.COOKBOOKS)
         db.executemany(
-            "INSERT INTO recipes (id, dish_id, cookbook_id, instructions, private)"
-            " VALUES (?, ?, ?, ?, 0)",
+            "INSERT INTO recipes (id, dish_id, cookbook_id, instructions, private,"
+            " date_last_modified) VALUES (?, ?, ?, ?, 0, ?)",
             (
-                (n, n % ndishes + 1, n % nbooks + 1, f"Generated recipe number {n}.")
+                (
+                    n,
+                    n % ndishes + 1,
+                    n % nbooks + 1,
+                    f"Generated recipe number {n}.",
+                    (_SEED_TIME + timedelta(seconds=n)).isoformat(timespec="microseconds"),
+                )
                 for n in range(first, base + self.seed_recipes + 1)
             ),
         )
@@ -229,6 +255,7 @@ class Store:
         dish_id: int | None = None,
         cookbook_id: int | None = None,
         search: str | None = None,
+        modified_since: str | None = None,
     ) -> tuple[list[Row], int]:
         clauses: list[str] = [] if sees_private else ["private = 0"]
         params: list[object] = []
@@ -241,11 +268,26 @@ class Store:
         if search is not None:
             clauses.append("instructions LIKE ? ESCAPE '\\'")
             params.append(_like_pattern(search))
+        if modified_since is not None:
+            clauses.append("date_last_modified >= ?")
+            params.append(modified_since)
         where = " AND ".join(clauses) or "1"
         return self._page("recipes", where, tuple(params), start, size)
 
     def update_recipe(self, recipe_id: int, changes: dict[str, object]) -> None:
+        if changes:
+            changes = {**changes, "date_last_modified": now_text()}
         self._update("recipes", recipe_id, changes)
+
+    def add_recipe(self, dish_id: int, cookbook_id: int, instructions: str) -> int:
+        """A new public recipe (the service publishes no factory for them; tests add them)."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO recipes (dish_id, cookbook_id, instructions, date_last_modified)"
+                " VALUES (?, ?, ?, ?)",
+                (dish_id, cookbook_id, instructions, now_text()),
+            )
+        return int(cursor.lastrowid or 0)
 
     def delete_recipe(self, recipe_id: int) -> None:
         with self._transaction() as db:
@@ -320,6 +362,12 @@ class Store:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(files)")}
         if "filename" not in columns:
             self._db.execute("ALTER TABLE files ADD COLUMN filename TEXT NOT NULL DEFAULT ''")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(recipes)")}
+        if "date_last_modified" not in columns:
+            self._db.execute(
+                "ALTER TABLE recipes ADD COLUMN date_last_modified TEXT NOT NULL"
+                f" DEFAULT '{SEED_DATE}'"
+            )
 
     def set_cover(
         self, cookbook_id: int, content_type: str, data: bytes, filename: str = ""

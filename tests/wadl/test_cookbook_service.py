@@ -46,11 +46,12 @@ def test_top_level_collections_and_their_entries_have_resource_types(app: Applic
     assert {"recipe", "dish", "cookbook"} <= set(app.resource_types)
 
 
-def test_cookbooks_find_recipes_takes_search_in_the_query(app: Application) -> None:
+def test_cookbooks_find_recipes_takes_search_and_modified_since(app: Application) -> None:
     method = app.resource_type("cookbooks").named_operations["find_recipes"]
 
     assert method.name == "GET"
-    assert [p.name for p in method.params] == ["search"]
+    assert [p.name for p in method.params] == ["search", "modified_since"]
+    assert method.params[1].type == "dateTime"
 
 
 def test_cookbooks_create_takes_the_cookbook_fields(app: Application) -> None:

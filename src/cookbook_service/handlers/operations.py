@@ -24,7 +24,7 @@ from cookbook_service.handlers.paging import page_answer, paging
 from cookbook_service.handlers.values import check_name_or_problem, decode_arg, link_target
 from cookbook_service.render import Renderer
 from cookbook_service.schema import COOKBOOK, RECIPE, Field, Operation
-from cookbook_service.store import NameTaken, Row
+from cookbook_service.store import NameTaken, Row, since_text
 
 Args = dict[str, object]
 #: Carries out one operation: (context, call, renderer, arguments, entry or None) -> answer.
@@ -113,6 +113,9 @@ def _find_recipes(
         sees_private=call.sees_private,
         cookbook_id=None if row is None else int(row["id"]),
         search=str(args["search"]),
+        modified_since=(
+            None if args.get("modified_since") is None else since_text(str(args["modified_since"]))
+        ),
     )
     return page_answer(call, render, RECIPE, rows, total, start, size)
 

@@ -69,6 +69,7 @@ COMMANDS: tuple[str, ...] = (
     "wadlclient.cli.commands:DESCRIBE",
     "wadlclient.cli.commands:GET",
     "wadlclient.cli.commands:STUBGEN",
+    "wadlclient.cli.mirror:MIRROR",
 )
 
 

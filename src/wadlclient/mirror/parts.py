@@ -1,0 +1,139 @@
+"""Walking one shard into numbered part files, each committed with the token after it.
+
+A shard's progress (``DIR/.parts/shard-<i>.json``) names its committed
+parts and the walk token after the last entry they hold; a part is fsynced
+before the progress naming it. Started again, the shard removes the parts
+its progress does not name (a crash between the two writes) and resumes
+from the token: nothing is lost, and an entry written twice (an interrupt
+between an entry and its token) is dropped by ``self_link`` when the parts
+are merged. Runs in the caller's process or in a pool's worker.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickle
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wadlclient.mirror.files import TEMP_SUFFIX, Row, read_jsonl, write_atomic, write_jsonl
+from wadlclient.objects import Entry, representation_of
+
+__all__ = ["PARTS", "ShardProgress", "dump_walkable", "read_parts", "walk_shard"]
+
+PARTS = ".parts"
+
+
+@dataclass
+class ShardProgress:
+    """Where shard ``index`` is: its committed parts, the token after them, and whether done."""
+
+    token: str | None = None
+    parts: list[str] = field(default_factory=list)
+    entries: int = 0
+    done: bool = False
+    fields: list[str] = field(default_factory=list)
+
+    @staticmethod
+    def path(directory: Path, index: int) -> Path:
+        return directory / PARTS / f"shard-{index:03d}.json"
+
+    @classmethod
+    def load(cls, directory: Path, index: int) -> ShardProgress:
+        try:
+            text = cls.path(directory, index).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return cls()
+        return cls(**json.loads(text))
+
+    def save(self, directory: Path, index: int) -> None:
+        write_atomic(self.path(directory, index), [json.dumps(asdict(self)) + "\n"])
+
+
+def dump_walkable(walkable: object) -> str:
+    """A shard or collection as text for the state file (its recipe and bounds: no secret)."""
+    return base64.b64encode(pickle.dumps(walkable)).decode("ascii")
+
+
+def _load_walkable(text: str) -> Any:
+    # The state file is the mirror's own, in the user's directory: trusted as that directory is.
+    return pickle.loads(base64.b64decode(text))
+
+
+def _fields_of(entry: Entry) -> list[str]:
+    """The entry type's fields as JSON keys, in the WADL's order."""
+    names = list(entry.lp_attributes)
+    names += [f"{name}_link" for name in entry.lp_entries]
+    names += [f"{name}_collection_link" for name in entry.lp_collections]
+    return names
+
+
+def _remove_orphans(directory: Path, index: int, kept: list[str]) -> None:
+    prefix = f"{index:03d}-"
+    for path in (directory / PARTS).iterdir():
+        orphan = path.name.startswith(prefix) and path.name not in kept
+        if orphan or path.name.endswith(TEMP_SUFFIX):
+            path.unlink(missing_ok=True)
+
+
+def walk_shard(
+    directory: str,
+    index: int,
+    walkable: str,
+    batch: int,
+    on_entries: Callable[[int], None] | None = None,
+) -> int:
+    """Walk shard ``index`` (pickled ``walkable``) on from its progress; its entries in all runs."""
+    out = Path(directory)
+    (out / PARTS).mkdir(exist_ok=True)
+    progress = ShardProgress.load(out, index)
+    _remove_orphans(out, index, progress.parts)
+    if progress.done:
+        return progress.entries
+    walk = _load_walkable(walkable).walk(resume=progress.token)
+    rows: list[Row] = []
+    token = progress.token
+
+    def commit() -> None:
+        if rows:
+            name = f"{index:03d}-{len(progress.parts) + 1:06d}.jsonl"
+            write_jsonl(out / PARTS / name, rows)
+            progress.parts.append(name)
+            progress.entries += len(rows)
+        progress.token = token
+        progress.save(out, index)
+        if on_entries is not None and rows:
+            on_entries(len(rows))
+        rows.clear()
+
+    try:
+        for entry in walk:
+            if not progress.fields:
+                progress.fields = _fields_of(entry)
+            rows.append(representation_of(entry))
+            token = walk.token
+            if len(rows) >= batch:
+                commit()
+    except BaseException:
+        # Ctrl-C or a failed request: what was handed out is kept, the next run goes on after it.
+        commit()
+        raise
+    progress.done = True
+    commit()
+    return progress.entries
+
+
+def read_parts(directory: Path, count: int) -> tuple[dict[str, Row], list[str]]:
+    """The committed parts' rows of ``count`` shards by ``self_link`` (in order), and fields."""
+    rows: dict[str, Row] = {}
+    fields: list[str] = []
+    for index in range(count):
+        progress = ShardProgress.load(directory, index)
+        fields = fields or progress.fields
+        for name in progress.parts:
+            for row in read_jsonl(directory / PARTS / name):
+                rows[str(row.get("self_link"))] = row
+    return rows, fields

@@ -1,0 +1,111 @@
+"""A mirror killed with SIGKILL mid-walk, run again, ends with every entry once (issue 42, point 2).
+
+The child process runs ``wadlclient mirror``; this process kills it once its
+shard progress shows a random number of committed entries (it is then
+somewhere in a later page), and runs the same command again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+import pytest
+
+from cookbook_service.testing import RunningService
+from wadlclient.cli import main
+from wadlclient.objects import Collection
+
+from .conftest import requests
+
+PAGE = Collection.ITERATION_PAGE_SIZE
+#: Seven pages: the kill comes after two to four of them are committed.
+RECIPES = 1000
+
+
+@pytest.fixture
+def service(cookbook_service_factory: Callable[..., RunningService]) -> RunningService:
+    return cookbook_service_factory(seed_recipes=RECIPES)
+
+
+def command(service: RunningService, out: Path, *extra: str) -> list[str]:
+    return [service.base_url, "cookbooks", "--out", str(out), "--op", "find_recipes",
+            "--arg", "search=Generated", "--quiet", *extra]  # fmt: skip
+
+
+def committed(out: Path) -> int:
+    try:
+        return int(json.loads((out / ".parts" / "shard-000.json").read_text())["entries"])
+    except (OSError, ValueError):
+        return 0
+
+
+def served(service: RunningService) -> list[int]:
+    """How many times the service served each position of the operation's result."""
+    served = [0] * (RECIPES + PAGE)
+    for entry in requests(service):
+        query = dict(parse_qsl(entry.query))
+        if query.get("ws.op") != "find_recipes" or "ws.size" not in query:
+            continue
+        start = int(query.get("ws.start", 0))
+        for position in range(start, start + int(query["ws.size"])):
+            served[position] += 1
+    return served
+
+
+@pytest.mark.parametrize("format", ["jsonl", "csv"])
+def test_a_mirror_killed_mid_walk_resumes_every_entry_once(
+    service: RunningService, tmp_path: Path, format: str
+) -> None:
+    seed = int.from_bytes(os.urandom(4), "big")
+    kill_after = random.Random(seed).choice([2 * PAGE, 3 * PAGE, 4 * PAGE])
+    out = tmp_path / "mirror"
+    argv = [
+        sys.executable,
+        "-m",
+        "wadlclient",
+        "mirror",
+        *command(service, out, "--format", format),
+    ]
+    service.journal.clear()
+    with service.delayed(30):
+        child = subprocess.Popen(argv, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120
+        while committed(out) < kill_after and child.poll() is None:
+            assert time.monotonic() < deadline, "the child made no progress"
+            time.sleep(0.005)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    assert child.returncode == -signal.SIGKILL, f"seed {seed}: the child ended first"
+    assert not (out / f"entries.{format}").exists(), "no output before the run ends"
+    done = committed(out)
+    first = served(service)
+    service.journal.clear()
+
+    assert main(["mirror", *command(service, out, "--format", format)]) == 0
+
+    if format == "jsonl":
+        rows = [json.loads(line) for line in (out / "entries.jsonl").read_text().splitlines()]
+        links = [row["self_link"] for row in rows]
+    else:
+        text = (out / "entries.csv").read_text().splitlines()[1:]
+        links = [line.split(",", 1)[0] for line in text]
+    assert len(links) == len(set(links)) == RECIPES, f"seed {seed}"
+    # The second run re-reads at most a page before the committed place (one entry, in
+    # fact); what it reads after that place the child had read but not committed: the
+    # page it was reading and those it had fetched ahead.
+    second = served(service)
+    assert sum(second[:done]) <= PAGE, f"seed {seed}"
+    twice = sum(1 for a, b in zip(first, second, strict=True) if a and b)
+    assert twice <= (1 + Collection.PREFETCH_DEPTH) * PAGE + 1, f"seed {seed}"
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
+        f"entries.{format}"
+    ]

@@ -1,0 +1,94 @@
+"""Sharded mirrors give the same output as one process, after sorting (issue 42, point 4).
+
+Locally the shards run in a pool of processes; on Celery, in a real worker
+(``celery -A wadlclient.mirror.tasks worker``) on a real redis-server.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cookbook_service.testing import RunningService
+from wadlclient import ServiceRoot
+from wadlclient.fleet import FleetSettings
+from wadlclient.mirror import mirror
+from wadlclient.mirror.pool import in_processes
+
+from .conftest import RECIPES, SOURCE
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fleet"))
+from celery_workers import REPO, Worker, worker_env
+
+
+def sorted_lines(path: Path) -> list[str]:
+    return sorted(path.read_text().splitlines())
+
+
+def one_process(service: RunningService, out: Path, format: str) -> list[str]:
+    with ServiceRoot(None, service.base_url) as root:
+        mirror(root, "cookbooks", out, format=format, **SOURCE)
+    return sorted_lines(out / f"entries.{format}")
+
+
+@pytest.mark.parametrize("format", ["jsonl", "csv"])
+def test_four_local_shards_write_what_one_process_writes(
+    service: RunningService, tmp_path: Path, format: str
+) -> None:
+    with ServiceRoot(None, service.base_url) as root:
+        report = mirror(
+            root, "cookbooks", tmp_path / "sharded", format=format,
+            shards=4, walk_all=in_processes(4), **SOURCE,
+        )  # fmt: skip
+    assert report.entries == RECIPES
+    sharded = sorted_lines(tmp_path / "sharded" / f"entries.{format}")
+    assert sharded == one_process(service, tmp_path / "single", format)
+
+
+class MirrorWorker(Worker):
+    """A worker of the app with the mirror's task (the fleet's helper starts the fleet's)."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.name, self.log = "mirror", log
+        command = [
+            sys.executable, "-m", "celery", "-A", "wadlclient.mirror.tasks", "worker",
+            "--pool=threads", "--concurrency=4", "--hostname=mirror@%h",
+            "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
+        ]  # fmt: skip
+        with log.open("wb") as out:
+            self.process = subprocess.Popen(
+                command, env=env, cwd=REPO, stdout=out, stderr=subprocess.STDOUT
+            )
+
+
+@pytest.fixture
+def celery_worker(redis_url: str, tmp_path: Path) -> Iterator[MirrorWorker]:
+    pytest.importorskip("celery", reason="the fleet extra (Celery) is missing")
+    from wadlclient import celery as fleet_app
+
+    fleet_app.configure(FleetSettings(redis_url, redis_url, redis_url))
+    worker = MirrorWorker(worker_env(redis_url), tmp_path / "worker.log")
+    try:
+        worker.wait_ready()
+        yield worker
+    finally:
+        worker.stop()
+
+
+def test_four_shards_on_celery_write_what_one_process_writes(
+    service: RunningService, tmp_path: Path, celery_worker: MirrorWorker
+) -> None:
+    from wadlclient.mirror.tasks import on_celery
+
+    with ServiceRoot(None, service.base_url) as root:
+        report = mirror(
+            root, "cookbooks", tmp_path / "sharded",
+            shards=4, walk_all=on_celery(timeout=120), **SOURCE,
+        )  # fmt: skip
+    assert report.entries == RECIPES
+    sharded = sorted_lines(tmp_path / "sharded" / "entries.jsonl")
+    assert sharded == one_process(service, tmp_path / "single", "jsonl")
