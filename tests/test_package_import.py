@@ -72,3 +72,12 @@ def test_the_objects_a_script_starts_with_import_neither_dataclasses_nor_inspect
     loaded = import_probe.loaded_after("import wadlclient.objects", HEAVY_FOR_A_START)
 
     assert loaded == ["typing"]
+
+
+def test_installing_the_lazr_layer_imports_neither_importlib_abc_nor_tempfile() -> None:
+    """Every ``python -m wadlclient.lazr_compat`` start installs it before the script runs."""
+    code = "import wadlclient\nwadlclient.install_as_lazr_restfulclient()"
+
+    loaded = import_probe.loaded_after(code, ["typing", "importlib.abc", "tempfile"])
+
+    assert loaded == ["typing"]
