@@ -58,3 +58,26 @@ def test_every_name_of_the_api_is_the_object_of_its_module() -> None:
 def test_a_name_the_api_lacks_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match=r"^module 'wadlclient' has no attribute 'NoSuch'$"):
         _ = wadlclient.NoSuch  # type: ignore[attr-defined]
+
+
+#: Standard modules a script's first names (``ServiceRoot`` and its objects) never need:
+#: dataclasses and inspect (with ast, dis and tokenize), secrets (with hmac).
+#: ``typing`` is the control: the objects import it, so the probe is seen to see an import.
+HEAVY_FOR_A_START = ["typing", "dataclasses", "inspect", "secrets", "hmac"]
+
+
+def test_the_objects_a_script_starts_with_import_neither_dataclasses_nor_inspect_nor_secrets() -> (
+    None
+):
+    loaded = import_probe.loaded_after("import wadlclient.objects", HEAVY_FOR_A_START)
+
+    assert loaded == ["typing"]
+
+
+def test_installing_the_lazr_layer_imports_neither_importlib_abc_nor_tempfile() -> None:
+    """Every ``python -m wadlclient.lazr_compat`` start installs it before the script runs."""
+    code = "import wadlclient\nwadlclient.install_as_lazr_restfulclient()"
+
+    loaded = import_probe.loaded_after(code, ["typing", "importlib.abc", "tempfile"])
+
+    assert loaded == ["typing"]

@@ -27,7 +27,7 @@ which the pipeline does again on the request it sends.
 
 from __future__ import annotations
 
-import secrets
+import os
 import threading
 import weakref
 from typing import Any
@@ -115,13 +115,18 @@ def _fingerprint_of(sent: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
     return principal
 
 
+def _random_name() -> str:
+    """32 random hex digits: ``secrets.token_hex(16)`` without importing secrets and hmac."""
+    return os.urandom(16).hex()
+
+
 def _private_to(authorizer: object) -> str:
     """A principal only ``authorizer`` (this object, in this process) ever has."""
     namespace = getattr(authorizer, "__dict__", None)
     if isinstance(namespace, dict):
-        return namespace.setdefault(_PRIVATE_ATTRIBUTE, secrets.token_hex(16))  # type: ignore[no-any-return]
+        return namespace.setdefault(_PRIVATE_ATTRIBUTE, _random_name())  # type: ignore[no-any-return]
     try:
-        return _private_by_object.setdefault(authorizer, secrets.token_hex(16))
+        return _private_by_object.setdefault(authorizer, _random_name())
     except TypeError:  # neither a __dict__ nor weak references: no partition at all
         return UNIDENTIFIED
 

@@ -10,13 +10,20 @@ docs/lazr-compat.md.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
 import types
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _Loader
+    from importlib.abc import MetaPathFinder as _Finder
+else:
+    # The import system needs no base class, and importlib.abc imports
+    # importlib.resources, tempfile and shutil: a cost for every compat start.
+    _Loader = _Finder = object
 
 __all__ = ["MODULES", "install", "installed", "named_as_lazr"]
 
@@ -41,7 +48,7 @@ MODULES = (
 _DEFERRED = "httplib2.auth"
 
 
-class _AliasLoader(importlib.abc.Loader):
+class _AliasLoader(_Loader):
     """Loads a lazr name as the wadlclient module it stands for (no copy)."""
 
     def __init__(self, target: str) -> None:
@@ -57,7 +64,7 @@ class _AliasLoader(importlib.abc.Loader):
         module.__spec__ = self._own_spec
 
 
-class _EmptyPackageLoader(importlib.abc.Loader):
+class _EmptyPackageLoader(_Loader):
     """Makes an empty ``lazr`` package when no ``lazr.*`` distribution is installed."""
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
@@ -67,7 +74,7 @@ class _EmptyPackageLoader(importlib.abc.Loader):
         """Nothing to run: the package only holds ``restfulclient``."""
 
 
-class _AliasFinder(importlib.abc.MetaPathFinder):
+class _AliasFinder(_Finder):
     """Answers for ``lazr.restfulclient`` and its modules, defers ``httplib2.auth``: no other."""
 
     def find_spec(

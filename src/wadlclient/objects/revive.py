@@ -20,15 +20,13 @@ connections are not the child's: requests #4323).
 from __future__ import annotations
 
 import importlib
-import inspect
 import os
 import sys
 import threading
 import urllib.parse
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from wadlclient.cache import HTTPCache
 from wadlclient.cache.redis_store import is_redis_url
@@ -49,8 +47,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class RootRecipe:
+class RootRecipe(NamedTuple):
     """How to make a service root again elsewhere: everything but credentials.
 
     ``authorizer``: the authorizer's class as ``module:qualname`` (None: no
@@ -63,7 +60,7 @@ class RootRecipe:
     url: str
     cache: str | None = None
     authorizer: str | None = None
-    options: tuple[tuple[str, Any], ...] = field(default=())
+    options: tuple[tuple[str, Any], ...] = ()
 
     def describe(self) -> str:
         return f"the service root {self.url}"
@@ -363,6 +360,8 @@ def revive_resource(
 
 def takes_keyword(cls: type[Any], name: str) -> bool:
     """Whether ``cls(...)`` takes the keyword argument ``name``."""
+    import inspect  # here: a start that revives nothing does not pay for its import
+
     try:
         parameters = inspect.signature(cls).parameters
     except (TypeError, ValueError):

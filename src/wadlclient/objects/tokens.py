@@ -22,7 +22,7 @@ import base64
 import binascii
 import hashlib
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from wadlclient.errors import WalkTokenError
 
@@ -56,15 +56,40 @@ def digest(text: str, size: int = _LINK_BYTES) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).digest()
 
 
-@dataclass(frozen=True)
 class Scope:
-    """What a token belongs to: a service, a collection, and a shard of it (or the whole walk)."""
+    """What a token belongs to: a service, a collection, and a shard of it (or the whole walk).
 
-    service: bytes
-    collection: bytes
-    shard: bytes = bytes(_SHARD_BYTES)
-    index: int = 0
-    count: int = 0
+    A plain class, not a dataclass (``dataclasses`` imports ``inspect``: a cost
+    every start would pay) nor a named tuple (its ``index`` and ``count`` are
+    tuple methods).
+    """
+
+    __slots__ = ("collection", "count", "index", "service", "shard")
+
+    def __init__(
+        self,
+        service: bytes,
+        collection: bytes,
+        shard: bytes = bytes(_SHARD_BYTES),
+        index: int = 0,
+        count: int = 0,
+    ) -> None:
+        self.service, self.collection, self.shard = service, collection, shard
+        self.index, self.count = index, count
+
+    def _fields(self) -> tuple[bytes, bytes, bytes, int, int]:
+        return (self.service, self.collection, self.shard, self.index, self.count)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Scope):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Scope({!r}, {!r}, {!r}, {!r}, {!r})".format(*self._fields())
 
     @classmethod
     def of(
@@ -83,8 +108,7 @@ class Scope:
         return f"shard {self.index + 1} of {self.count}" if self.count else "a whole walk"
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(NamedTuple):
     """Where a walk is: the offset it reads next and the entries it handed out last.
 
     ``inclusive``: ``anchors`` are where the walk starts (a shard's first
