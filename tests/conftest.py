@@ -51,6 +51,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
 
 
+@pytest.fixture(autouse=True)
+def _no_secret_held_from_an_earlier_test() -> Iterator[None]:
+    """Each test starts with no credential held for redaction (`wadlclient.redact.forget`).
+
+    A worker runs many tests in one process: a password such as ``secret``
+    held by one would hide that word in a later test's messages.
+    """
+    yield
+    from wadlclient.redact import forget
+
+    forget()
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Keep what collection made (modules, test items: all alive to the end) out of the GC's walks.
 

@@ -24,7 +24,16 @@ import threading
 from collections.abc import Iterable, Mapping
 from urllib.parse import quote, quote_plus, unquote, unquote_plus
 
-__all__ = ["HIDDEN", "hold", "hold_sent", "redacted", "redacted_bytes", "secret_name", "shown_url"]
+__all__ = [
+    "HIDDEN",
+    "forget",
+    "hold",
+    "hold_sent",
+    "redacted",
+    "redacted_bytes",
+    "secret_name",
+    "shown_url",
+]
 
 #: What stands in a shown URL for a value it hides.
 HIDDEN = "<hidden>"
@@ -206,6 +215,20 @@ def _patterns() -> tuple[re.Pattern[str] | None, re.Pattern[bytes] | None]:
         data = re.compile(b"|".join(re.escape(form.encode("utf-8")) for form in forms))
     _compiled = (version, text, data)
     return text, data
+
+
+def forget() -> None:
+    """Forget every secret held: after a logout, or between tests that each hold their own.
+
+    Held secrets are the process's: a password such as ``secret``, held by
+    one test, would hide that word in every later message of the process.
+    """
+    global _version, _last_sent
+    with _held_lock:
+        _held.clear()
+        _recent.clear()
+        _last_sent = ((), ())
+        _version += 1
 
 
 def redacted(text: str) -> str:

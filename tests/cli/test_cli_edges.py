@@ -79,7 +79,7 @@ def test_progress_with_a_limit_says_why_it_shows_no_bar(
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        (["get"], "wadlclient get: the following arguments are required: SERVICE, PATH"),
+        (["get"], "wadlclient get: the following arguments are required: SERVICE"),
         (["bogus"], "wadlclient: argument COMMAND: invalid choice: 'bogus'"),
         (["get", "http://x/", "recipes", "--limit", "-1"], "wadlclient get: argument --limit"),
         (["describe", "http://x/", "--nope"], "wadlclient: unrecognized arguments: --nope"),

@@ -130,6 +130,7 @@ def _examples() -> dict[str, Callable[[], BaseException]]:
         ("wadlclient.cli.base", "UsageError"),
         ("wadlclient.bulk.saved", "ReportFileError"),
         ("wadlclient.errors", "CredentialsNeeded"), ("wadlclient.errors", "WalkTokenError"),
+        ("wadlclient.errors", "WebAddressError"), ("wadlclient.mirror.state", "MirrorError"),
         ("wadlclient.fleet.checkpoints", "ShardBusy"),
         ("wadlclient.fleet.checkpoints", "ShardTaken"),
         ("wadlclient.fleet.work", "FleetError"), ("wadlclient.lazr_compat", "_FakeRefused"),
@@ -231,6 +232,12 @@ def _fields(error: BaseException) -> dict[str, Any]:
     headers = dict(getattr(response, "headers", None) or {})
     fields["headers"] = {name: redacted(value) for name, value in headers.items()}  # as pickled
     return {key: value for key, value in fields.items() if value is not None}
+
+
+@pytest.fixture(autouse=True)
+def _held_as_a_client_holds() -> None:
+    """Each test runs where a client has sent its credentials (the suite forgets them after)."""
+    _hold_what_a_client_sends()
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wadlclient.errors import RestfulError
 from wadlclient.mirror.files import write_atomic
 
 __all__ = ["FORMAT_VERSION", "STATE_NAME", "MirrorError", "Run", "Source", "State"]
@@ -21,7 +22,7 @@ STATE_NAME = ".mirror-state.json"
 FORMAT_VERSION = 1
 
 
-class MirrorError(ValueError):
+class MirrorError(RestfulError, ValueError):
     """A mirror that cannot go on (another mirror's directory, a damaged state); says why."""
 
 
