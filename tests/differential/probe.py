@@ -187,6 +187,8 @@ class Probes:
         return {key: self.argument(value) for key, value in arguments.items()}
 
     def argument(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return [self.argument(item) for item in value]
         if isinstance(value, dict) and "link" in value:
             if value["link"] not in self.loaded:
                 self.loaded[value["link"]] = self.lp.load(value["link"])

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from wadlclient.facts.launchpad import ARGUMENTS
 from wadlclient.schema import FieldKind
 from wadlclient.testing import FakeEntry, FakeService
 from wadlclient.testing.description import META_FIELDS
@@ -149,8 +150,16 @@ class _Seeder:
                         for member in members:
                             self.fake.add_to(entry, name, member)
 
-    def argument(self, param: Param) -> Any:
-        """An argument as the plan carries it: a link as ``{"link": url}``."""
+    def argument(self, operation: str, param: Param) -> Any:
+        """An argument as the plan carries it: a link as ``{"link": url}``.
+
+        A list of links the WADL does not say (Launchpad's facts) is a list of one
+        link as text, as scripts pass them: stock cannot send a list of entries.
+        """
+        fact = ARGUMENTS.get((operation, param.name))
+        if fact is not None and fact.is_list and fact.links:
+            target = self.conforming(fact.link_type)
+            return [] if target is None else [self.fake.url_of(target)]
         if param.type == "binary":
             return {"bytes": "probe bytes"}
         if param.link is not None:
@@ -242,7 +251,7 @@ class _Seeder:
                     plan.covered.setdefault(f"{result.entry_type}-page-resource", f"{at}.{name}()")
                     if self.fake.total_size_link:
                         plan.covered.setdefault("ScalarValue", f"{at}.{name}().total_size")
-                calls[name] = {param.name: self.argument(param) for param in method.params}
+                calls[name] = {param.name: self.argument(name, param) for param in method.params}
         return plan
 
 
