@@ -189,6 +189,14 @@ LAUNCHPAD_PATHS: Mapping[str, PathRule] = MappingProxyType(
             "{owner}/+git/{name}",
         ),
         "git_ref": _ref,
+        # BranchMergeProposal's canonical URL: its source branch or repository, ``+merge``, id.
+        "branch_merge_proposal": (
+            "{source_git_repository}/+merge/{n}",
+            "{source_branch}/+merge/{n}",
+            "{parent}/+merge/{n}",
+        ),
+        # Specifications (blueprints) live under their target: ``frob/+spec/faster``.
+        "specification": "{target}/+spec/{name}",
         "webhook": _inside("target", "+webhook"),
         "access_token": _inside("target", "+access-token"),
     }
