@@ -160,6 +160,9 @@ def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True
+        #: Headers and body buffered, sent together once the request is served (the standard
+        #: library writes each to the socket as made): one send per answer, not two.
+        wbufsize = 64 * 1024
 
         def _serve(self) -> None:
             read = _read_call(self, server)
