@@ -91,12 +91,15 @@ def test_a_fleet_works_every_entry_once_within_the_shared_budget(
     expected = every_link(service)
     recipes = ServiceRoot(None, service.base_url).recipes
     jobs = shard_jobs(recipes, 4, "fleet_work:refresh", job="once")
+    service.journal.clear()  # what the test's own root sent to make the shards is not the fleet's
 
     reports = celery_app.reports(celery_app.submit(jobs), timeout=120)
 
     done = [link for _pid, link in worked(fleet.redis)]
     assert sorted(done) == sorted(expected)
-    assert sum(report.worked for report in reports) == len(expected)
+    # A shard that outlasts the broker's visibility timeout is delivered again and resumes
+    # from its checkpoint: its report's `worked` counts that delivery, `total` every one.
+    assert sum(report.total for report in reports) == len(expected)
     entries = service.journal.entries()
     starts = sorted(entry.started for entry in entries)
     busiest = max(sum(1 for s in starts if first <= s < first + 1.0) for first in starts)
