@@ -27,6 +27,7 @@ BOTTOM = (
     "wadlclient.bounded_read",
     "wadlclient.errors",
     "wadlclient.headers",
+    "wadlclient.in_force",
     "wadlclient.redact",
 )
 WADL = "wadlclient.wadl"
@@ -63,6 +64,7 @@ LAYERS: dict[str, Rule] = {
     "wadlclient.bounded_read": Rule(BOTTOM),
     "wadlclient.errors": Rule(BOTTOM),
     "wadlclient.headers": Rule(BOTTOM),
+    "wadlclient.in_force": Rule(BOTTOM),
     "wadlclient.redact": Rule(BOTTOM),
     # the WADL model, its parser and its persisted form
     WADL: Rule((*BOTTOM, WADL), never=("wadlclient.wadl.store",)),

@@ -16,55 +16,30 @@ entered is asked first.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from types import TracebackType
 
 from wadlclient.errors import TransportError
 from wadlclient.http.models import Request
+from wadlclient.in_force import HookInForce
 
 __all__ = ["RequestRoute", "RouteRefused", "request_routes", "routed"]
 
 #: ``route(url)``: the URL to send to instead, or None to leave it; raises `RouteRefused`.
 RequestRoute = Callable[[str], "str | None"]
 
-_entered: list[request_routes] = []
-_lock = threading.Lock()
-
 
 class RouteRefused(TransportError):
     """A route in force refused to let this request out (the message says whose and why)."""
 
 
-class request_routes:
+class request_routes(HookInForce[RequestRoute]):
     """Within the ``with`` block, every request asks ``route`` where it goes."""
-
-    def __init__(self, route: RequestRoute) -> None:
-        self._route = route
-
-    def __enter__(self) -> RequestRoute:
-        with _lock:
-            _entered.append(self)
-        return self._route
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        with _lock:
-            _entered[:] = [entered for entered in _entered if entered is not self]
 
 
 def routed(request: Request) -> Request:
     """``request`` sent where the routes in force say (itself when none has a say)."""
-    if not _entered:
-        return request
-    with _lock:
-        entered = list(reversed(_entered))
-    for each in entered:
-        url = each._route(request.url)
+    for route in request_routes.in_force():
+        url = route(request.url)
         if url is not None:
             return Request(request.method, url, request.headers, request.body)
     return request
