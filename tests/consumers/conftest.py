@@ -5,6 +5,11 @@ the real lazr.restfulclient, and once more in a child started as
 ``python -m wadlclient.lazr_compat -m pytest <module>`` (`on_wadlclient`),
 where it runs on wadlclient. ``lazr_client`` says which, and fails a test
 that runs on the other one than it was started for.
+
+Here stock launchpadlib logs in a few times per test, each against a fresh
+fake: the fakes of a process keep one port and stock wadllib's parse of
+their WADL is made once (`tests.stock_wadl`): that parse and its garbage
+were half the CPU of these modules.
 """
 
 from __future__ import annotations
@@ -16,6 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.stock_wadl import fake_on_the_last_port, remember_stock_wadl_parses
+from wadlclient.testing import FakeService
+from wadlclient.testing.launchpad import patched_launchpad
+from wadlclient.testing.pytest_plugin import handler_error_summary
 
 #: Set in the child that reruns a module on wadlclient (see `on_wadlclient`).
 CLIENT_VARIABLE = "WADLCLIENT_CONSUMERS_CLIENT"
@@ -56,6 +66,29 @@ def lazr_client() -> str:
     expected = os.environ.get(CLIENT_VARIABLE, "stock")
     assert found == expected, f"launchpadlib runs on {found}, this run is for {expected}"
     return found
+
+
+@pytest.fixture
+def fake_launchpad(fake_launchpad_wadl: Path | bytes, tmp_path: Path) -> Iterator[FakeService]:
+    """The kit's ``fake_launchpad``, fresh for each test, on the port of the process's last one.
+
+    With the port, the WADL it serves is the very document the last fake
+    served, and stock launchpadlib's parse of it is remembered (`tests.stock_wadl`).
+    """
+    with (
+        fake_on_the_last_port(fake_launchpad_wadl) as fake,
+        patched_launchpad(fake, cache=str(tmp_path / "lp-cache")),
+    ):
+        yield fake
+    if fake.handler_errors:
+        pytest.fail(handler_error_summary(fake.handler_errors), pytrace=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def stock_wadl_parsed_once(lazr_client: str) -> None:
+    """Stock lazr.restfulclient parses a WADL document once per process (`tests.stock_wadl`)."""
+    if lazr_client == "stock":
+        assert remember_stock_wadl_parses()
 
 
 @pytest.fixture(autouse=True)
