@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.stock_wadl import fake_on_the_last_port, remember_stock_wadl_parses
+
 from wadlclient.testing import FakeService
 from wadlclient.testing.launchpad import patched_launchpad
 from wadlclient.testing.pytest_plugin import handler_error_summary
