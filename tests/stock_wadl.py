@@ -20,18 +20,33 @@ would be a new document: `FakeService` is made on the port the last fake
 of the process listened on (`fake_on_the_last_port`), a free port when
 that one is taken. The fake is fresh for each test as before; only its
 port number repeats.
+
+A conftest takes both by importing the fixtures: ``fake_launchpad`` (the
+kit's, on the last port) and ``stock_wadl_parsed_once`` (autouse). The
+kit's own fixture is still what a project gets, and what
+tests/testing_kit/test_pytest_fixture.py checks.
 """
 
 from __future__ import annotations
 
 import sys
 from collections import OrderedDict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from wadlclient.testing import FakeService
+import pytest
 
-__all__ = ["fake_on_the_last_port", "remember_stock_wadl_parses"]
+from wadlclient.testing import FakeService
+from wadlclient.testing.launchpad import patched_launchpad
+from wadlclient.testing.pytest_plugin import handler_error_summary
+
+__all__ = [
+    "fake_launchpad",
+    "fake_on_the_last_port",
+    "remember_stock_wadl_parses",
+    "stock_wadl_parsed_once",
+]
 
 #: (address, document) -> the stock Application parsed from it, newest last.
 _PARSED: OrderedDict[tuple[str, bytes], Any] = OrderedDict()
@@ -85,3 +100,25 @@ def fake_on_the_last_port(wadl: bytes | str | Path) -> FakeService:
         fake = FakeService(wadl)
     _last_port = int(fake.service_root.rsplit(":", 1)[1].rstrip("/"))
     return fake
+
+
+@pytest.fixture
+def fake_launchpad(fake_launchpad_wadl: Path | bytes, tmp_path: Path) -> Iterator[FakeService]:
+    """The kit's ``fake_launchpad``, fresh for each test, on the port of the process's last fake.
+
+    With the port, the WADL it serves is the very document the last fake
+    served, and stock launchpadlib's parse of it is remembered.
+    """
+    with (
+        fake_on_the_last_port(fake_launchpad_wadl) as fake,
+        patched_launchpad(fake, cache=str(tmp_path / "lp-cache")),
+    ):
+        yield fake
+    if fake.handler_errors:
+        pytest.fail(handler_error_summary(fake.handler_errors), pytrace=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def stock_wadl_parsed_once() -> None:
+    """Stock lazr.restfulclient, when it is the one imported here, parses a document once."""
+    remember_stock_wadl_parses()

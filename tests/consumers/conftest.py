@@ -21,11 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.stock_wadl import fake_on_the_last_port, remember_stock_wadl_parses
+from tests.stock_wadl import fake_launchpad, stock_wadl_parsed_once
 
-from wadlclient.testing import FakeService
-from wadlclient.testing.launchpad import patched_launchpad
-from wadlclient.testing.pytest_plugin import handler_error_summary
+#: The kit's fake on the last one's port, stock wadllib's parse made once (`tests.stock_wadl`).
+__all__ = ["fake_launchpad", "stock_wadl_parsed_once"]
 
 #: Set in the child that reruns a module on wadlclient (see `on_wadlclient`).
 CLIENT_VARIABLE = "WADLCLIENT_CONSUMERS_CLIENT"
@@ -66,29 +65,6 @@ def lazr_client() -> str:
     expected = os.environ.get(CLIENT_VARIABLE, "stock")
     assert found == expected, f"launchpadlib runs on {found}, this run is for {expected}"
     return found
-
-
-@pytest.fixture
-def fake_launchpad(fake_launchpad_wadl: Path | bytes, tmp_path: Path) -> Iterator[FakeService]:
-    """The kit's ``fake_launchpad``, fresh for each test, on the port of the process's last one.
-
-    With the port, the WADL it serves is the very document the last fake
-    served, and stock launchpadlib's parse of it is remembered (`tests.stock_wadl`).
-    """
-    with (
-        fake_on_the_last_port(fake_launchpad_wadl) as fake,
-        patched_launchpad(fake, cache=str(tmp_path / "lp-cache")),
-    ):
-        yield fake
-    if fake.handler_errors:
-        pytest.fail(handler_error_summary(fake.handler_errors), pytrace=False)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def stock_wadl_parsed_once(lazr_client: str) -> None:
-    """Stock lazr.restfulclient parses a WADL document once per process (`tests.stock_wadl`)."""
-    if lazr_client == "stock":
-        assert remember_stock_wadl_parses()
 
 
 @pytest.fixture(autouse=True)
