@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from cookbook_service.testing import RunningService
-from wadlclient import Collection, ServiceRoot
+from wadlclient import BasicHttpAuthorizer, Collection, ServiceRoot
 from wadlclient.objects import kept
 
 from .conftest import clear_journal, journal_entries
@@ -168,3 +168,29 @@ def test_the_loop_that_edits_what_it_walks_resumed_from_kept_pages_sees_every_en
     rows, _total = service.store.recipes(0, 1000, sees_private=True, search="Generated")
     assert rows == []
     assert len(seen) == len(set(seen)) == 60  # every generated recipe
+
+
+def test_kept_pages_hold_no_credential_and_serve_no_other_principal(
+    cookbook_service_factory: Callable[..., RunningService],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(Collection, "ITERATION_PAGE_SIZE", PAGE)
+    service = cookbook_service_factory(auth="basic", seed_recipes=60, page_size=PAGE)
+    service.add_user("alice", "pw-Looking-Glass-42")
+    service.add_user("bob", "pw-Jabberwock-77")
+    address = service.base_url.replace("http://", "http://alice:pw-Looking-Glass-42@")
+    with ServiceRoot(None, address, cache=str(tmp_path)) as root:
+        killed = root.recipes.walk()
+        before = [next(killed).self_link for _ in range(25)]
+        pages = kept_pages(tmp_path, 3)
+        assert not [path for path in pages if b"pw-Looking-Glass-42" in path.read_bytes()]
+        clear_journal(service)
+
+    bob = BasicHttpAuthorizer("bob", "pw-Jabberwock-77")
+    with ServiceRoot(bob, service.base_url, cache=str(tmp_path)) as other:
+        after = links(other.recipes.walk(resume=killed.token))
+
+    assert not set(before) & set(after)
+    # Bob's walk reads his own pages: alice's kept ones are not his.
+    assert page_reads(service)[0] == {"ws.start": "24", "ws.size": str(PAGE + 1)}

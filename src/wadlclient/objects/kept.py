@@ -35,6 +35,7 @@ from wadlclient.cache import CacheRules
 from wadlclient.objects.paging import Page
 from wadlclient.objects.tokens import Scope, digest
 from wadlclient.objects.wire import start_of
+from wadlclient.redact import shown_url
 
 __all__ = ["KEPT_FOR", "KeptPage", "KeptPages"]
 
@@ -89,7 +90,8 @@ class KeptPages:
         if not isinstance(url, str) or not isinstance(content, bytes):
             return
         name = self.name(start_of(url) or 0)
-        head = f"{self._clock():.3f} {'-' if quiet is None else quiet} {url}\n"
+        # The address only names the page in errors: no credential it may carry goes in.
+        head = f"{self._clock():.3f} {'-' if quiet is None else quiet} {shown_url(url)}\n"
         with self._lock:
             self._names.add(name)
         self._cache.put_blob(name, _MAGIC + head.encode("utf-8", "surrogateescape") + content)
