@@ -21,7 +21,7 @@ from cookbook_service.testing import RunningService
 from wadlclient import BasicHttpAuthorizer, Collection, ServiceRoot
 from wadlclient.objects import kept
 
-from .conftest import clear_journal, journal_entries
+from .conftest import clear_journal, journal_entries, settle
 
 #: Entries per page: the 60 recipes take six pages; a walk fetches two ahead.
 PAGE = 10
@@ -194,3 +194,15 @@ def test_kept_pages_hold_no_credential_and_serve_no_other_principal(
     assert not set(before) & set(after)
     # Bob's walk reads his own pages: alice's kept ones are not his.
     assert page_reads(service)[0] == {"ws.start": "24", "ws.size": str(PAGE + 1)}
+
+
+def test_a_walk_keeps_no_page_when_told_not_to(
+    service: RunningService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Collection, "KEEP_PAGES", False)
+    with ServiceRoot(None, service.base_url, cache=str(tmp_path)) as root:
+        walk = root.recipes.walk()
+        next(walk)
+        settle(service)
+        assert kept_pages(tmp_path) == []
+        walk.close()
