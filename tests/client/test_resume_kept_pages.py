@@ -206,3 +206,19 @@ def test_a_walk_keeps_no_page_when_told_not_to(
         settle(service)
         assert kept_pages(tmp_path) == []
         walk.close()
+
+
+def test_a_damaged_kept_page_is_read_again_from_the_service(
+    service: RunningService, tmp_path: Path
+) -> None:
+    with ServiceRoot(None, service.base_url, cache=str(tmp_path)) as root:
+        everything = links(root.recipes)
+        killed = root.recipes.walk()
+        before = [next(killed).self_link for _ in range(25)]
+        for path in kept_pages(tmp_path, 3):  # any process may write to a shared cache
+            head, _, _ = path.read_bytes().partition(b"}")
+            path.write_bytes(head + b"no longer JSON")
+
+        after = links(root.recipes.walk(resume=killed.token))
+
+    assert before + after == everything

@@ -13,6 +13,11 @@ resumes with one request, which re-reads one entry before the place.
 When every entry the token remembers has left the results, the walk
 resumes at the offset, moved back by what the collection lost: entries
 around the place may then be missed or repeated, as with any walk by offset.
+
+A walk that kept its pages in a cache other processes share
+(`wadlclient.objects.kept`) resumes from them instead, without a request
+(`kept_place`): the page it was handing out, cut at its place, and those
+it had fetched ahead.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from wadlclient.objects.kept import KeptPages
+from wadlclient.errors import ResponseError
+from wadlclient.objects.kept import KeptPage, KeptPages
 from wadlclient.objects.paging import Page, PageSource, WalkPlan
 from wadlclient.objects.steady import Resumed, TaggedSource
 from wadlclient.objects.tokens import ANCHORS, Position, Scope, digest
@@ -175,10 +181,9 @@ def kept_place(
     look-ahead.
     """
     found = kept.find(position.page)
-    if found is None:
+    page = _parsed(kept, found)
+    if found is None or page is None:
         return None
-    parse = kept.parse
-    page = parse(found.url, found.content)
     at = _cut_at(page.entries, position)
     if at is None:
         if position.inclusive or (page.start or 0) != position.pos:
@@ -191,11 +196,21 @@ def kept_place(
         if len(then) > plan.depth:
             break  # more than the walk before could have fetched ahead
         after = kept.find(last.next_start)
-        if after is None or after.quiet != quiet:
+        following = _parsed(kept, after)
+        if after is None or following is None or after.quiet != quiet:
             break
-        following = parse(after.url, after.content)
         if following.start not in (last.next_start, None) or following.total != page.total:
             break
         then.append(following)
         last = following
     return _cut(page, at, position), Resumed(page.entries[:at], then)
+
+
+def _parsed(kept: KeptPages, found: KeptPage | None) -> Page | None:
+    """The page kept, parsed; None when it is not one (any process may write a shared cache)."""
+    if found is None:
+        return None
+    try:
+        return kept.parse(found.url, found.content)
+    except ResponseError:
+        return None
