@@ -2,13 +2,15 @@
 
 Reads the blocks as JSON on stdin (see docblocks.py). Python blocks share
 one namespace, as in a session typed by a reader; the ``wadlclient`` lines
-of sh blocks run in a shell. With ``--commands-in-process`` the shell still
-reads each line (its quotes, ``~``, comments and ``NAME=value`` words), but
-the command it would start runs here, as ``wadlclient.cli.main`` with the
-words and environment the shell gave: a second run of the documents checks
-what a reader trying them again meets, not the console script once more,
-and a fresh interpreter per command was most of its cost. Prints ``ok N``
-when all N ran.
+of sh blocks run in a shell. The first line of each command (``describe``,
+``get``...) starts the console script; on the others the shell still reads
+the line (its quotes, ``~``, comments and ``NAME=value`` words), but the
+command it would start runs here, as ``wadlclient.cli.main`` with the words
+and environment the shell gave: a fresh interpreter per line was most of
+the documents' cost, and each command's start as a program is checked by
+its first line. ``--commands-in-process`` runs every line here (a second
+run of the documents checks what a reader trying them again meets, not the
+console script once more). Prints ``ok N`` when all N ran.
 """
 
 from __future__ import annotations
@@ -48,12 +50,16 @@ env -0 > "$0.env"
 SHELLS_OWN = ("PATH", "PWD", "OLDPWD", "SHLVL", "_")
 
 
-def run_sh(where: str, text: str, in_process: bool) -> None:
+def run_sh(text: str, started: set[str] | None) -> None:
+    """Run the ``wadlclient`` lines of ``text``: as the console script when the line's command
+    is not in ``started`` yet (then it is), in this interpreter otherwise or when None."""
     for line in text.splitlines():
         if COMMAND.match(line):
-            if in_process:
+            command = line.split("wadlclient ", 1)[1].split()[0]
+            if started is None or command in started:
                 status, stderr = run_in_process(line)
             else:
+                started.add(command)
                 done = subprocess.run(line, shell=True, capture_output=True, text=True, timeout=60)
                 status, stderr = done.returncode, done.stderr
             if status != 0:
@@ -123,7 +129,7 @@ def run_in_process(line: str) -> tuple[int, str]:
 
 
 def main() -> int:
-    in_process = sys.argv[1:] == ["--commands-in-process"]
+    started: set[str] | None = None if sys.argv[1:] == ["--commands-in-process"] else set()
     blocks = json.load(sys.stdin)
     # As in the interactive interpreter: the current directory comes first on the path.
     sys.path.insert(0, "")
@@ -135,7 +141,7 @@ def main() -> int:
                 if output is not None and printed != output:
                     raise AssertionError(f"printed:\n{printed}\nthe document says:\n{output}")
             else:
-                run_sh(where, text, in_process)
+                run_sh(text, started)
         except BaseException:
             print(f"FAILED {where}", flush=True)
             traceback.print_exc(file=sys.stdout)

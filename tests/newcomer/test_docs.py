@@ -4,13 +4,13 @@ The service is started fresh with its seed data on a free port, and the
 blocks' ``127.0.0.1:8080`` (the address the documents use) is rewritten to
 it, so that a program already listening on 8080 does not fail the suite;
 the blocks then run twice in a row against it, each time in a new
-interpreter, as a reader who tries them twice would. The first run starts
-the console script for each ``wadlclient`` line, as the reader types it; the
-second has the shell read each line the same way but runs the command in
-the runner's interpreter (``run_doc_blocks.py --commands-in-process``):
-what it checks is that a second try meets what the first left (caches,
-HOME, the service's data), and a fresh interpreter per command was most of
-its cost.
+interpreter, as a reader who tries them twice would. A shell reads each
+``wadlclient`` line; in the first run the first line of each command
+starts the console script, as the reader types it, and the others run in
+the runner's interpreter (`run_doc_blocks.py`); the second run has every
+command run there (``--commands-in-process``): what it checks is that a
+second try meets what the first left (caches, HOME, the service's data).
+A fresh interpreter per line was most of the cost of both.
 """
 
 from __future__ import annotations
