@@ -46,17 +46,21 @@ STAND_IN = """#!/bin/sh
 printf '%s\\0' "$@" > "$0.words"
 env -0 > "$0.env"
 """
+#: A line the shell does more with than start one command (a redirection, a pipe, a list, a
+#: substitution) runs as written, with the console script.
+SHELL_WORK = re.compile(r"[<>|;&`]|\$\(")
 #: What the shell itself changes in the environment of a command it starts.
 SHELLS_OWN = ("PATH", "PWD", "OLDPWD", "SHLVL", "_")
 
 
 def run_sh(text: str, started: set[str] | None) -> None:
     """Run the ``wadlclient`` lines of ``text``: as the console script when the line's command
-    is not in ``started`` yet (then it is), in this interpreter otherwise or when None."""
+    is not in ``started`` yet (then it is) or the shell does more with the line
+    (`SHELL_WORK`), in this interpreter otherwise or when ``started`` is None."""
     for line in text.splitlines():
         if COMMAND.match(line):
             command = line.split("wadlclient ", 1)[1].split()[0]
-            if started is None or command in started:
+            if not SHELL_WORK.search(line) and (started is None or command in started):
                 status, stderr = run_in_process(line)
             else:
                 started.add(command)
