@@ -63,7 +63,8 @@ def run_sh(text: str, started: set[str] | None) -> None:
             if not SHELL_WORK.search(line) and (started is None or command in started):
                 status, stderr = run_in_process(line)
             else:
-                started.add(command)
+                if started is not None:
+                    started.add(command)
                 done = subprocess.run(line, shell=True, capture_output=True, text=True, timeout=60)
                 status, stderr = done.returncode, done.stderr
             if status != 0:
