@@ -126,6 +126,22 @@ def test_a_walk_resumed_from_the_pages_its_killed_walk_kept_reads_none_of_them_a
     assert [int(read["ws.start"]) for read in reads[1:]] == list(range(60, len(everything), PAGE))
 
 
+@pytest.mark.parametrize("handed", [PAGE, 2 * PAGE])
+def test_a_walk_killed_at_the_end_of_a_page_resumes_from_the_pages_it_kept(
+    service: RunningService, tmp_path: Path, handed: int
+) -> None:
+    """The token names the page it was handing out, all of it handed: the resume goes on after."""
+    with ServiceRoot(None, service.base_url, cache=str(tmp_path)) as root:
+        everything = links(root.recipes)
+        killed = root.recipes.walk()
+        before = [next(killed).self_link for _ in range(handed)]
+        kept_pages(tmp_path, 1)
+
+        after = links(root.recipes.walk(resume=killed.token))
+
+    assert before + after == everything
+
+
 def test_kept_pages_too_old_are_not_used(
     service: RunningService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

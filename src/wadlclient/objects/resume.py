@@ -135,6 +135,10 @@ def _cut(page: Page, at: int, position: Position) -> Page:
     if anchors and not position.inclusive:
         rest = [document for document in rest if _link_digest(document) not in anchors]
     start = None if page.start is None else page.start + at
+    if not rest:
+        # Cut at its end (a token on a page's boundary): nothing left of it, and its offset
+        # stays its own, or the page would seem to link to itself (`PageGuard`).
+        start = page.start
     return page._replace(entries=rest, start=start)
 
 
