@@ -56,7 +56,11 @@ def running_tls_service(where: Path) -> Iterator[TLSService]:
     listening.listen(128)
     port = listening.getsockname()[1]
     config = uvicorn.Config(
-        app, log_level="warning", lifespan="off", ssl_keyfile=str(key), ssl_certfile=str(cert),
+        app,
+        log_level="warning",
+        lifespan="off",
+        ssl_keyfile=str(key),
+        ssl_certfile=str(cert),
     )
     server = quiet_server_class()(config)  # idles without polling
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)

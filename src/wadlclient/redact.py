@@ -172,9 +172,7 @@ def _pieces(value: str) -> tuple[list[str], list[str]]:
 def _hold_recent(values: Iterable[str]) -> None:
     """Remember this request's own credential values among the last few requests'."""
     global _version
-    forms = [
-        form for value in values if len(value) >= SHORTEST_SECRET for form in _forms_of(value)
-    ]
+    forms = [form for value in values if len(value) >= SHORTEST_SECRET for form in _forms_of(value)]
     if forms:
         with _held_lock:
             _recent.extend(forms)
