@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from benchmarks.config import launchpad_wadl_path as _launchpad_wadl_path
-from tests.realservice.lazr_example import LazrExample
+from tests.realservice.lazr_example import LazrExample, lazr_examples
 from tests.tls_service import TLSService, running_tls_service
 
 from cookbook_service.testing import RunningService
@@ -153,18 +153,27 @@ def tls_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TLSService
         yield service
 
 
-@pytest.fixture(scope="module")
-def lazr_example_one_per_page() -> Iterator[LazrExample]:
+@pytest.fixture(scope="session")
+def _lazr_examples() -> Iterator[list[LazrExample]]:
+    """lazr.restful's example service as shipped and one recipe per page, from one process.
+
+    Its tests only read; one process loads the ZCML (most of a start's CPU)
+    once for both, and for every module of the run that asks for either.
+    """
+    with lazr_examples(None, 1) as services:
+        yield services
+
+
+@pytest.fixture
+def lazr_example_one_per_page(_lazr_examples: list[LazrExample]) -> LazrExample:
     """lazr.restful's example service serving one recipe per page (its private one empties one)."""
-    with LazrExample(batch_size=1) as service:
-        yield service
+    return _lazr_examples[1]
 
 
-@pytest.fixture(scope="module")
-def lazr_example() -> Iterator[LazrExample]:
+@pytest.fixture
+def lazr_example(_lazr_examples: list[LazrExample]) -> LazrExample:
     """lazr.restful's example service as it ships (pages of five)."""
-    with LazrExample() as service:
-        yield service
+    return _lazr_examples[0]
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,7 @@ def running_tls_service(where: Path) -> Iterator[TLSService]:
 
     from cookbook_service.app import ServiceConfig, create_app
     from cookbook_service.journal import Journal
+    from cookbook_service.running import quiet_server_class
     from cookbook_service.store import Store
 
     key, cert = where / "key.pem", where / "cert.pem"
@@ -55,9 +56,13 @@ def running_tls_service(where: Path) -> Iterator[TLSService]:
     listening.listen(128)
     port = listening.getsockname()[1]
     config = uvicorn.Config(
-        app, log_level="warning", lifespan="off", ssl_keyfile=str(key), ssl_certfile=str(cert),
+        app,
+        log_level="warning",
+        lifespan="off",
+        ssl_keyfile=str(key),
+        ssl_certfile=str(cert),
     )
-    server = uvicorn.Server(config)
+    server = quiet_server_class()(config)  # idles without polling
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -67,7 +72,7 @@ def running_tls_service(where: Path) -> Iterator[TLSService]:
     try:
         yield TLSService(f"https://127.0.0.1:{port}/", cert)
     finally:
-        server.should_exit = True
+        server.stop()  # type: ignore[attr-defined]
         thread.join(10)
         listening.close()
         store.close()

@@ -8,6 +8,8 @@ not pytest at all: ``make demo`` installs the client and ``[server]`` alone.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import socket
 import threading
 import time
@@ -18,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from cookbook_service.journal import Journal
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from cookbook_service.app import CookbookASGI
     from cookbook_service.store import Store
 
@@ -92,6 +96,46 @@ class RunningService:
         return f"<RunningService {self.base_url} {self.options}>"
 
 
+@functools.cache
+def quiet_server_class() -> type[uvicorn.Server]:
+    """uvicorn's server, looking for its exit once a second, and woken at once by ``stop()``.
+
+    uvicorn's own looks ten times a second, to notice ``should_exit``
+    soon: about 2 ms of CPU a second for each idle server, and a test
+    session keeps a pool of them (`cookbook_service.testing`) to its end.
+    Once a second is the pace of its ``Date`` header, which it refreshes
+    at those looks. (A class made on first use: uvicorn is the
+    ``[server]`` extra's, imported only when a service is started.)
+    """
+    import asyncio
+
+    import uvicorn
+
+    class QuietServer(uvicorn.Server):
+        #: Seconds between two looks for ``should_exit`` (each refreshes the Date header).
+        look_every = 1.0
+        _exit: asyncio.Event | None = None
+        _loop: asyncio.AbstractEventLoop | None = None
+
+        async def main_loop(self) -> None:
+            self._exit, self._loop = asyncio.Event(), asyncio.get_running_loop()
+            ticks = 0
+            while not await self.on_tick(ticks):
+                ticks = (ticks + 10) % 864_000  # each a multiple of 10: the Date header refreshed
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._exit.wait(), self.look_every)
+
+        def stop(self) -> None:
+            """Ask the server to exit, from any thread, and wake it to do so now."""
+            self.should_exit = True
+            loop, exit_now = self._loop, self._exit
+            if loop is not None and exit_now is not None:
+                with contextlib.suppress(RuntimeError):  # its loop has closed: it has exited
+                    loop.call_soon_threadsafe(exit_now.set)
+
+    return QuietServer
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
@@ -124,7 +168,7 @@ def run_service(
     last_error: Exception | None = None
     for _attempt in range(5):
         port = _free_port()
-        server = uvicorn.Server(
+        server = quiet_server_class()(
             uvicorn.Config(
                 app,
                 host="127.0.0.1",
@@ -141,7 +185,7 @@ def run_service(
             time.sleep(0.005)
         if server.started:
             break
-        server.should_exit = True
+        server.stop()  # type: ignore[attr-defined]
         thread.join(5)
         last_error = RuntimeError(f"uvicorn did not start on port {port}")
     else:
@@ -157,6 +201,6 @@ def run_service(
     try:
         yield RunningService(f"http://127.0.0.1:{port}/", journal, store, options, handler_of(app))
     finally:
-        server.should_exit = True
+        server.stop()  # type: ignore[attr-defined]
         thread.join(10)
         store.close()

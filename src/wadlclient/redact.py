@@ -97,7 +97,13 @@ _held: dict[str, None] = {}  # insertion-ordered
 #: header, an HMAC signature), in their forms: enough for every request still in flight.
 _recent: collections.deque[str] = collections.deque(maxlen=4 * 64)
 _held_lock = threading.Lock()
-_compiled: tuple[int, re.Pattern[str] | None, re.Pattern[bytes] | None] = (-1, None, None)
+#: The pattern of the secrets held, for text and for bytes, and the `_version` each is of.
+_compiled_text: tuple[int, re.Pattern[str] | None] = (-1, None)
+_compiled_data: tuple[int, re.Pattern[bytes] | None] = (-1, None)
+#: Up to this much searching (secrets' forms times characters), a text is searched for each
+#: form before a pattern is compiled: compiling one costs ~5 ms for twenty forms, and the
+#: held secrets change with every OAuth request, while most texts quote none of them.
+_SCAN_LIMIT = 1 << 20
 _version = 0
 _last_sent: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
@@ -166,9 +172,7 @@ def _pieces(value: str) -> tuple[list[str], list[str]]:
 def _hold_recent(values: Iterable[str]) -> None:
     """Remember this request's own credential values among the last few requests'."""
     global _version
-    forms = [
-        form for value in values if len(value) >= SHORTEST_SECRET for form in _forms_of(value)
-    ]
+    forms = [form for value in values if len(value) >= SHORTEST_SECRET for form in _forms_of(value)]
     if forms:
         with _held_lock:
             _recent.extend(forms)
@@ -199,22 +203,39 @@ def hold_sent(headers: Mapping[str, str], secrets: Iterable[str] = ()) -> None:
     _last_sent = (named, sent)
 
 
-def _patterns() -> tuple[re.Pattern[str] | None, re.Pattern[bytes] | None]:
-    global _compiled
-    version, text, data = _compiled
-    if version == _version:
-        return text, data
+def _held_forms() -> tuple[int, list[str]]:
+    """The version of what is held, and every form held, the longest first ("a&b" before "b")."""
     with _held_lock:
-        # the longest first: "a&b" before "b"
-        forms = sorted({*_held, *_recent}, key=len, reverse=True)
-        version = _version
-    if not forms:
-        text = data = None
-    else:
-        text = re.compile("|".join(re.escape(form) for form in forms))
-        data = re.compile(b"|".join(re.escape(form.encode("utf-8")) for form in forms))
-    _compiled = (version, text, data)
-    return text, data
+        return _version, sorted({*_held, *_recent}, key=len, reverse=True)
+
+
+def _text_pattern(text: str) -> re.Pattern[str] | None:
+    """The pattern of the secrets held, or None when ``text`` holds none of them."""
+    global _compiled_text
+    version, pattern = _compiled_text
+    if version == _version:
+        return pattern
+    version, forms = _held_forms()
+    if len(forms) * len(text) <= _SCAN_LIMIT and not any(form in text for form in forms):
+        return None
+    pattern = re.compile("|".join(re.escape(form) for form in forms)) if forms else None
+    _compiled_text = (version, pattern)
+    return pattern
+
+
+def _data_pattern(data: bytes) -> re.Pattern[bytes] | None:
+    """The pattern of the secrets held, or None when ``data`` holds none of them."""
+    global _compiled_data
+    version, pattern = _compiled_data
+    if version == _version:
+        return pattern
+    version, held = _held_forms()
+    forms = [form.encode("utf-8") for form in held]
+    if len(forms) * len(data) <= _SCAN_LIMIT and not any(form in data for form in forms):
+        return None
+    pattern = re.compile(b"|".join(re.escape(form) for form in forms)) if forms else None
+    _compiled_data = (version, pattern)
+    return pattern
 
 
 def forget() -> None:
@@ -233,11 +254,11 @@ def forget() -> None:
 
 def redacted(text: str) -> str:
     """``text`` with every credential value held (`hold`) replaced by `HIDDEN`."""
-    pattern = _patterns()[0]
+    pattern = _text_pattern(text)
     return text if pattern is None else pattern.sub(HIDDEN, text)
 
 
 def redacted_bytes(data: bytes) -> bytes:
     """``data`` (a body) with every credential value held replaced by `HIDDEN`."""
-    pattern = _patterns()[1]
+    pattern = _data_pattern(data)
     return data if pattern is None else pattern.sub(HIDDEN.encode("ascii"), data)

@@ -147,7 +147,7 @@ def test_a_hung_redis_costs_one_short_timeout_not_a_hang(
     assert took < 0.3 * 3 + 1  # one timeout, then Redis is left alone
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def launchpad_wadl_server(launchpad_wadl_bytes: bytes) -> Iterator[tuple[str, Any]]:
     """The Launchpad WADL and root on loopback: (service URL, handler class with its counts)."""
     port = free_port()
@@ -200,34 +200,44 @@ def finish(workers: list[subprocess.Popen[str]]) -> None:
         assert worker.returncode == 0, err[-2000:]
 
 
-def test_a_fleet_starting_at_once_on_an_empty_redis_downloads_the_wadl_once(
-    launchpad_wadl_server: tuple[str, Any], empty_redis: str
-) -> None:
-    service, handler = launchpad_wadl_server
+class Fleet:
+    """What a fleet of processes started at once on an empty Redis left: its URL and counts."""
 
-    # Two overlap as surely as more (the WADL is sent 0.3 s late); with claims
-    # always granted, both download it.
-    finish(start_workers(2, service, empty_redis))
-
-    assert handler.wadl_sent == 1
-    stored = keys(empty_redis)
-    assert any(key.startswith(b"wadlclient:wadl-model-") for key in stored)
+    def __init__(self, service: str, handler: Any, redis_url: str) -> None:
+        self.service, self.handler, self.redis_url = service, handler, redis_url
+        # Two overlap as surely as more (the WADL is sent 0.3 s late); with claims
+        # always granted, both download it.
+        finish(start_workers(2, service, redis_url))
+        self.wadl_sent: int = handler.wadl_sent
+        self.keys = keys(redis_url)
 
 
-def test_a_new_process_starts_warm_from_redis_the_model_included(
-    launchpad_wadl_server: tuple[str, Any], empty_redis: str
-) -> None:
-    service, handler = launchpad_wadl_server
-    finish(start_workers(1, service, empty_redis))
-    served = handler.requests_served
-    with redis.Redis.from_url(empty_redis) as client:
+@pytest.fixture(scope="module")
+def fleet(launchpad_wadl_server: tuple[str, Any], redis_url: str) -> Fleet:
+    """A fleet started once for the module's tests of what it leaves (each parse of the
+    Launchpad WADL in a new process costs about a second), on a database of its own
+    that no other test empties."""
+    own = redis_url.rsplit("/", 1)[0] + "/1"
+    with redis.Redis.from_url(own) as client:
+        client.flushdb()
+    return Fleet(*launchpad_wadl_server, own)
+
+
+def test_a_fleet_starting_at_once_on_an_empty_redis_downloads_the_wadl_once(fleet: Fleet) -> None:
+    assert fleet.wadl_sent == 1
+    assert any(key.startswith(b"wadlclient:wadl-model-") for key in fleet.keys)
+
+
+def test_a_new_process_starts_warm_from_redis_the_model_included(fleet: Fleet) -> None:
+    served = fleet.handler.requests_served
+    with redis.Redis.from_url(fleet.redis_url) as client:
         model = next(iter(client.keys("wadlclient:wadl-model-*")))
         client.set(model, b"damaged", keepttl=True)  # a new process must repair it
 
-    finish(start_workers(1, service, empty_redis))
+    finish(start_workers(1, fleet.service, fleet.redis_url))
 
-    assert handler.requests_served == served  # WADL and root fresh in Redis: no request
-    with redis.Redis.from_url(empty_redis) as client:
+    assert fleet.handler.requests_served == served  # WADL and root fresh in Redis: no request
+    with redis.Redis.from_url(fleet.redis_url) as client:
         assert client.get(model) not in (None, b"damaged")
 
 

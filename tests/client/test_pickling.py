@@ -66,9 +66,12 @@ def no_revived_roots() -> Iterator[None]:
 
 
 @pytest.fixture
-def basic(cookbook_service_factory: Callable[..., RunningService]) -> RunningService:
+def basic(
+    cookbook_service_factory: Callable[..., RunningService],
+    add_user: Callable[[RunningService, str, str], None],
+) -> RunningService:
     service = cookbook_service_factory(auth="basic", seed_recipes=30)
-    service.add_user(USER, PASSWORD)
+    add_user(service, USER, PASSWORD)  # hashed once for the pooled service, not once a test
     return service
 
 

@@ -109,7 +109,10 @@ def links(draw: st.DrawFn, base: str) -> Any:
 @functools.cache
 @st.composite
 def entries(draw: st.DrawFn, base: str) -> Any:
-    entry = {
+    """An entry (half the time) or any JSON; an entry's fields are drawn only when it is one."""
+    if not draw(st.booleans()):
+        return draw(json_values)
+    return {
         "self_link": draw(links(base)),
         "resource_type_link": draw(
             st.sampled_from(["#recipe", "#cookbook", "#dish", "#nothing", 7, base + "/1.0/#recipe"])
@@ -119,7 +122,6 @@ def entries(draw: st.DrawFn, base: str) -> Any:
         "copyright_date": draw(json_values),
         "http_etag": draw(json_values),
     }
-    return draw(st.one_of(st.just(entry), json_values))
 
 
 @functools.cache
@@ -141,20 +143,24 @@ def chains(draw: st.DrawFn, base: str) -> bytes:
 @functools.cache
 @st.composite
 def pages(draw: st.DrawFn, base: str) -> bytes:
+    """A chain (half the time), or a page of any fields: whole, cut short, too deep, or other JSON.
+
+    The shape is drawn first: a page too deep or of other JSON draws no fields it would not send.
+    """
     if draw(st.booleans()):
         return draw(chains(base))
+    shape = draw(st.sampled_from(["json", "json", "json", "broken", "deep", "other"]))
+    if shape == "deep":
+        return b'{"entries": ' + b"[" * 5000
+    if shape == "other":
+        return json.dumps(draw(json_values)).encode()
     document: dict[str, Any] = {"entries": draw(st.lists(entries(base), max_size=4))}
     for key in ("start", "total_size", "next_collection_link", "total_size_link"):
         if draw(st.booleans()):
             value = draw(st.one_of(st.integers(-3, 10), st.just(2**70), links(base), json_values))
             document[key] = value
-    shape = draw(st.sampled_from(["json", "json", "json", "broken", "deep", "other"]))
     if shape == "broken":
         return json.dumps(document).encode()[: draw(st.integers(0, 40))]
-    if shape == "deep":
-        return b'{"entries": ' + b"[" * 5000
-    if shape == "other":
-        return json.dumps(draw(json_values)).encode()
     return json.dumps(document).encode()
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cookbook_service.wadl import generate_wadl
+from wadlclient.testing.server import LoopbackHTTPServer
 
 WADL_TYPE = "application/vnd.example.wadl+xml"
 
@@ -183,8 +184,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         return
 
 
-class _Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
+class _Server(LoopbackHTTPServer):
+    """The testing kit's loopback server: it sleeps between connections (it lives all session)."""
+
     hostile: HostileServer
     origin: str
 
@@ -192,7 +194,7 @@ class _Server(http.server.ThreadingHTTPServer):
 def _start(host: str) -> _Server:
     server = _Server((host, 0), _Handler)
     server.origin = f"http://{host}:{server.server_address[1]}"
-    threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True).start()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 from tests.hostile.fuzz import fuzz
 from tests.hostile.server import HostileServer
 
-#: The suite's seed and examples: about 4 s of CPU.
-SEED = 40
+#: The suite's seed and examples. Without the walk's budget, seed 15 meets the hang of
+#: issue 40 at its 23rd example (seeds 15, 16, 17 and 25 did by their 26th, most others
+#: between their 50th and 130th, as seed 40 did before pages drew their shape first).
+SEED = 15
 EXAMPLES = 120
 
 

@@ -1,10 +1,15 @@
-"""The loopback server behind the fake (and the tests' Launchpad-shaped services) stops at once."""
+"""The loopback server behind the fake (and the tests' Launchpad-shaped services) stops at once.
+
+It sleeps until a connection or its shutdown wakes it: no half-second poll
+for ``shutdown()`` to wait out, and no poll every few milliseconds that an
+idle server pays CPU for all its life.
+"""
 
 from __future__ import annotations
 
 import contextlib
-import socketserver
 import threading
+import time
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.error import HTTPError
@@ -12,11 +17,12 @@ from urllib.request import urlopen
 
 import pytest
 
+from wadlclient.testing import server as loopback
 from wadlclient.testing.server import LoopbackHTTPServer
 
 
-class CountedSelector(socketserver._ServerSelector):  # type: ignore[name-defined,misc]
-    """The standard library's selector of socketserver, keeping each wait it is asked for."""
+class CountedSelector(loopback._Selector):  # type: ignore[misc,name-defined]
+    """The server's selector, keeping each wait it is asked for."""
 
     waits: list[float | None] = []
 
@@ -25,26 +31,41 @@ class CountedSelector(socketserver._ServerSelector):  # type: ignore[name-define
         return super().select(timeout)
 
 
-def test_shutdown_waits_at_most_a_short_poll_not_half_a_second(
+def test_an_idle_server_sleeps_until_a_connection_or_its_shutdown_wakes_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Counted rather than timed: the server's waits are what shutdown() waits for.
-    monkeypatch.setattr(socketserver, "_ServerSelector", CountedSelector)
+    # Counted rather than timed: each wait is one wake-up of the server.
+    monkeypatch.setattr(loopback, "_Selector", CountedSelector)
     CountedSelector.waits = []
     server = LoopbackHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        # An answered request restarts the server's wait for the next one,
-        # so shutdown() below waits one whole poll. (The base handler answers
-        # 501 to every method: the round trip is the point.)
+        # The base handler answers 501 to every method: the round trip is the point.
         with contextlib.suppress(HTTPError):
             urlopen(f"http://127.0.0.1:{server.server_address[1]}/", timeout=5)
+        time.sleep(0.1)  # idle: a server polling every 10 ms would wake ten times here
 
         server.shutdown()
+        thread.join(5)
+        assert not thread.is_alive()
     finally:
         server.server_close()
-        thread.join(5)
 
-    assert CountedSelector.waits and max(w or 0.0 for w in CountedSelector.waits) <= 0.01
-    assert None not in CountedSelector.waits
+    # One wait before the request, one after it, ended by shutdown(): none with a timeout.
+    assert CountedSelector.waits == [None, None]
+
+
+def test_a_server_shut_down_serves_again_when_asked() -> None:
+    server = LoopbackHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    try:
+        for _ in range(2):
+            thread = threading.Thread(target=server.serve_forever, daemon=True)
+            thread.start()
+            with contextlib.suppress(HTTPError):
+                urlopen(f"http://127.0.0.1:{server.server_address[1]}/", timeout=5)
+            server.shutdown()
+            thread.join(5)
+            assert not thread.is_alive()
+    finally:
+        server.server_close()

@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from cookbook_service.running import quiet_server_class
 from wadlclient.http import Transport
 
 ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
@@ -216,7 +217,7 @@ def _scripted_session() -> Iterator[ScriptedServer]:
         other_port_url=f"http://127.0.0.1:{third.getsockname()[1]}",
     )
     config = uvicorn.Config(_build_app(state), log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
+    server = quiet_server_class()(config)  # idles without polling
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [first, second, third]}, daemon=True
     )
@@ -227,7 +228,7 @@ def _scripted_session() -> Iterator[ScriptedServer]:
             raise RuntimeError("the scripted server did not start")
         time.sleep(0.01)
     yield state
-    server.should_exit = True
+    server.stop()  # type: ignore[attr-defined]
     thread.join(timeout=5)
 
 
