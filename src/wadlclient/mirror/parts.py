@@ -7,6 +7,11 @@ its progress does not name (a crash between the two writes) and resumes
 from the token: nothing is lost, and an entry written twice (an interrupt
 between an entry and its token) is dropped by ``self_link`` when the parts
 are merged. Runs in the caller's process or in a pool's worker.
+
+The per-entry work (``work``, ``"package.module:function"``: a call to
+another system for each entry copied) runs before the entry's row joins
+its part: an entry is worked at least once, and again when a run cut
+short between its work and the next commit goes on.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wadlclient.fleet.work import resolve_work
 from wadlclient.mirror.files import TEMP_SUFFIX, Row, read_jsonl, write_atomic, write_jsonl
 from wadlclient.objects import Entry, representation_of
 
@@ -85,14 +91,19 @@ def walk_shard(
     walkable: str,
     batch: int,
     on_entries: Callable[[int], None] | None = None,
+    work: str | None = None,
 ) -> int:
-    """Walk shard ``index`` (pickled ``walkable``) on from its progress; its entries in all runs."""
+    """Walk shard ``index`` (pickled ``walkable``) on from its progress; its entries in all runs.
+
+    ``work``: the function called with each entry before it is written, by import path.
+    """
     out = Path(directory)
     (out / PARTS).mkdir(exist_ok=True)
     progress = ShardProgress.load(out, index)
     _remove_orphans(out, index, progress.parts)
     if progress.done:
         return progress.entries
+    each = None if work is None else resolve_work(work)
     walk = _load_walkable(walkable).walk(resume=progress.token)
     rows: list[Row] = []
     token = progress.token
@@ -113,7 +124,10 @@ def walk_shard(
         for entry in walk:
             if not progress.fields:
                 progress.fields = _fields_of(entry)
-            rows.append(representation_of(entry))
+            row = representation_of(entry)
+            if each is not None:
+                each(entry)
+            rows.append(row)
             token = walk.token
             if len(rows) >= batch:
                 commit()
