@@ -29,9 +29,9 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import pyperf  # type: ignore[import-untyped]
 
 from benchmarks.clients import VERSION, Driver, make_driver
@@ -165,15 +165,35 @@ def whole_process_timer(
 
 #: The two untimed questions below are asked once per process and answered from then on:
 #: a worker of a full run asks once anyway; the smoke run's worker takes every row and
-#: would ask again per row, each ``httpx.get`` loading the CA bundle (about 80 ms of CPU).
-#: Their answers are shared: not to be changed.
+#: would ask again per row. Their answers are shared: not to be changed.
+
+
+def untimed_json(base_url: str, path: str, method: str = "GET") -> Any:
+    """The service's JSON answer to ``method`` on ``path`` (from its root), on a bare connection.
+
+    Not httpx: importing it cost each worker about 0.2 s of CPU, and each
+    ``httpx.get`` built a client that loaded the CA bundle (about 80 ms) that
+    a loopback URL never uses.
+    """
+    base = urlsplit(base_url)
+    connection = http.client.HTTPConnection(base.netloc, timeout=30)
+    try:
+        connection.request(
+            method, base.path.rstrip("/") + path, headers={"Accept": "application/json"}
+        )
+        answer = connection.getresponse()
+        body = answer.read()
+    finally:
+        connection.close()
+    if answer.status != 200:
+        raise RuntimeError(f"{method} {base_url} {path} answered {answer.status}: {body[:200]!r}")
+    return json.loads(body)
 
 
 @functools.cache
 def recipe_ids(base_url: str, count: int) -> list[int]:
     """The ids of the first ``count`` recipes (untimed: what the lookups ask for)."""
-    url = f"{base_url.rstrip('/')}/{VERSION}/recipes?ws.size={min(count, 300)}"
-    entries = httpx.get(url, headers={"Accept": "application/json"}).json()["entries"]
+    entries = untimed_json(base_url, f"/{VERSION}/recipes?ws.size={min(count, 300)}")["entries"]
     ids = [int(entry["id"]) for entry in entries]
     return (ids * (count // len(ids) + 1))[:count]
 
@@ -181,8 +201,7 @@ def recipe_ids(base_url: str, count: int) -> list[int]:
 @functools.cache
 def collection_size(base_url: str) -> int:
     """The ``total_size`` the server reports for ``recipes`` (untimed, to check counts)."""
-    url = f"{base_url.rstrip('/')}/{VERSION}/recipes?ws.size=1"
-    total: int = httpx.get(url, headers={"Accept": "application/json"}).json()["total_size"]
+    total: int = untimed_json(base_url, f"/{VERSION}/recipes?ws.size=1")["total_size"]
     return total
 
 
@@ -240,22 +259,8 @@ def configured_driver(client: str, params: dict[str, int]) -> Driver:
 
 
 def journal(base_url: str, method: str = "GET") -> dict[str, int]:
-    """The service's totals so far (``DELETE``: and start counting again).
-
-    On a bare connection: each ``httpx.request`` builds a client that loads the
-    CA bundle (about 50 ms of CPU), which a plain loopback URL never uses.
-    """
-    base = urlsplit(base_url)
-    connection = http.client.HTTPConnection(base.netloc, timeout=30)
-    try:
-        connection.request(method, base.path.rstrip("/") + "/_journal")
-        answer = connection.getresponse()
-        body = answer.read()
-    finally:
-        connection.close()
-    if answer.status != 200:
-        raise RuntimeError(f"{method} {base_url}_journal answered {answer.status}: {body[:200]!r}")
-    totals: dict[str, int] = json.loads(body)
+    """The service's totals so far (``DELETE``: and start counting again)."""
+    totals: dict[str, int] = untimed_json(base_url, "/_journal", method)
     return totals
 
 

@@ -442,7 +442,7 @@ def schema_for(
         app = SCHEMAS.twins.rebased(shape, url)
         if app is None:
             app = parse_wadl(content, url, on_root=while_parsing)
-        SCHEMAS.twins.remember(shape, app)
+        SCHEMAS.twins.remember(shape, app, content)
         if store is not None:
             _store_model(store, url, digest, app)
     schema = Schema(app, rebuild)

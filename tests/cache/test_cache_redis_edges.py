@@ -74,7 +74,7 @@ def test_many_small_slow_replies_add_up_to_too_slow(
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert found == [False] * 40
     assert len(warnings) == 1 and "too slow" in warnings[0], warnings
-    assert took < 2.5  # not 40 x 0.3 s
+    assert took < 6  # not 40 x 0.3 s = 12 s: the bound is half that, for a loaded machine
 
 
 def test_a_value_over_the_size_limit_is_refused_before_it_is_read_whole(

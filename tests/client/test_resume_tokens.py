@@ -18,6 +18,7 @@ import pytest
 from cookbook_service.testing import RunningService
 from wadlclient import Collection, ServiceRoot
 from wadlclient.errors import WalkTokenError
+from wadlclient.objects.tokens import decode_token, digest
 
 from .conftest import clear_journal, journal_entries
 
@@ -58,8 +59,8 @@ def test_a_walk_has_a_short_url_safe_versioned_token_after_every_entry(
 
     # The start's token, one after each entry (the last also says that the walk ended).
     assert len(tokens) == len(set(tokens)) == count + 1
-    assert all(re.fullmatch(r"w1\.[A-Za-z0-9_-]+", token) for token in tokens)
-    assert max(map(len, tokens)) <= 80
+    assert all(re.fullmatch(r"w2\.[A-Za-z0-9_-]+", token) for token in tokens)
+    assert max(map(len, tokens)) <= 90
 
 
 def test_a_resumed_walk_goes_on_with_the_next_entry_re_reading_one_page(
@@ -177,8 +178,9 @@ def test_a_resume_finds_its_place_when_entries_joined_before_it(service: Running
     ("token", "message"),
     [
         ("not a token", "is not a walk's resume token"),
-        ("w2.AAAA", "of format 2; this wadlclient reads format 1"),
+        ("w3.AAAA", "of format 3; this wadlclient reads formats 1 and 2"),
         ("w1.AAAAAAAAAAAAAAAAAAAAAAAAAAAA", "damaged"),
+        ("w2.AAAAAAAAAAAAAAAAAAAAAAAAAAAA", "damaged"),
     ],
 )
 def test_a_token_this_library_did_not_write_is_one_clear_error(
@@ -188,6 +190,28 @@ def test_a_token_this_library_did_not_write_is_one_clear_error(
         root.recipes.walk(resume=token)
     assert message in str(caught.value)
     assert isinstance(caught.value, ValueError)
+
+
+def format_1(token: str) -> str:
+    """The token a wadlclient of format 1 wrote for the same place: no walk id, no page."""
+    position = decode_token(token)
+    body = base64.urlsafe_b64decode(token[3:] + "==")[:-4]
+    page_bytes = max(1, (position.page.bit_length() + 6) // 7)
+    body = body[: len(body) - 1 - len(position.walk) - page_bytes]
+    body += digest(body.hex(), 4)
+    return "w1." + base64.urlsafe_b64encode(body).rstrip(b"=").decode("ascii")
+
+
+def test_a_token_of_format_1_still_resumes(service: RunningService) -> None:
+    with ServiceRoot(None, service.base_url) as root:
+        everything = links(root.recipes)
+        walk = root.recipes.walk()
+        before = [next(walk).self_link for _ in range(14)]
+        old = format_1(walk.token)
+        walk.close()
+
+        assert decode_token(old) == decode_token(walk.token)._replace(walk=b"", page=0)
+        assert before + links(root.recipes.walk(resume=old)) == everything
 
 
 def test_a_token_changed_by_one_character_is_damaged(service: RunningService) -> None:

@@ -5,6 +5,11 @@ the real lazr.restfulclient, and once more in a child started as
 ``python -m wadlclient.lazr_compat -m pytest <module>`` (`on_wadlclient`),
 where it runs on wadlclient. ``lazr_client`` says which, and fails a test
 that runs on the other one than it was started for.
+
+Here stock launchpadlib logs in a few times per test, each against a fresh
+fake: the fakes of a process keep one port and stock wadllib's parse of
+their WADL is made once (`tests.stock_wadl`): that parse and its garbage
+were half the CPU of these modules.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.stock_wadl import fake_launchpad, stock_wadl_parsed_once
+
+#: The kit's fake on the last one's port, stock wadllib's parse made once (`tests.stock_wadl`).
+__all__ = ["fake_launchpad", "stock_wadl_parsed_once"]
 
 #: Set in the child that reruns a module on wadlclient (see `on_wadlclient`).
 CLIENT_VARIABLE = "WADLCLIENT_CONSUMERS_CLIENT"

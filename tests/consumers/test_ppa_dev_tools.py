@@ -7,13 +7,13 @@ exists, description, publish, architectures, dependencies, pocket,
 published packages, destroy). The command itself needs ``apt_pkg``
 (python-apt, which is not on PyPI) for commands these tests do not run;
 its library does not.
+
+On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
 """
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,8 +22,6 @@ from ppa.ppa import Ppa
 from ppa.ppa_group import PpaAlreadyExists, PpaGroup
 
 from wadlclient.testing import FakeEntry, FakeService, HTTPException
-
-from .on_wadlclient import run_module_on_wadlclient
 
 
 class Archives:
@@ -214,8 +212,3 @@ def test_published_sources_are_listed_by_status(
     ]  # fmt: skip
     searches = fake_launchpad.journal.operations("getPublishedSources")
     assert [s.query.get("status") for s in searches][:2] == [["Pending"], ["Published"]]
-
-
-def test_every_call_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:
-    outcome = run_module_on_wadlclient(Path(__file__), tmp_path, sys.modules[__name__])
-    assert outcome.failed == [], outcome.report

@@ -1,11 +1,12 @@
 """The small programs' tests, run again with launchpadlib on wadlclient, all in one child.
 
 ubuntu-ppa-package-version-report, ubuntu-package-buildinfo,
-ubuntu-cloud-image-changelog, launchpad-cli and lpshipit: each module's
-tests run here under stock launchpadlib, and this test runs them all again
-under ``python -m wadlclient.lazr_compat`` (`on_wadlclient`). One child for
-the five: its start-up (pytest, launchpadlib, the parsed WADL) costs more
-CPU than their tests do.
+ubuntu-cloud-image-changelog, launchpad-cli, lpshipit, ubuntu-bug-triage
+and ppa-dev-tools: each module's tests run here under stock launchpadlib,
+and this test runs them all again under ``python -m wadlclient.lazr_compat``
+(`on_wadlclient`). One child for the seven: its start-up (pytest,
+launchpadlib, the parsed WADL) costs more CPU than their tests do.
+(craft-application's, the longest, has a child of its own.)
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from pathlib import Path
 from . import (
     test_launchpad_cli,
     test_lpshipit,
+    test_ppa_dev_tools,
+    test_ubuntu_bug_triage,
     test_ubuntu_cloud_image_changelog,
     test_ubuntu_package_buildinfo,
     test_ubuntu_ppa_package_version_report,
@@ -27,6 +30,8 @@ PROGRAMS = [
     test_ubuntu_cloud_image_changelog,
     test_launchpad_cli,
     test_lpshipit,
+    test_ubuntu_bug_triage,
+    test_ppa_dev_tools,
 ]
 
 

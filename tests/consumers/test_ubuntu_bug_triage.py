@@ -5,6 +5,8 @@ in the last days: it logs in (or anonymously), asks the distribution's
 ``searchTasks`` for recently modified tasks and reads each bug. Run here
 as its console script runs it, ``ubuntu_bug_triage.__main__:launch()``
 with the command line in ``sys.argv``, against a seeded fake Launchpad.
+
+On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
 """
 
 from __future__ import annotations
@@ -12,15 +14,12 @@ from __future__ import annotations
 import json
 import sys
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any
 
 import pytest
 from ubuntu_bug_triage.__main__ import launch
 
 from wadlclient.testing import FakeEntry, FakeService
-
-from .on_wadlclient import run_module_on_wadlclient
 
 NOW = datetime.now(timezone.utc)
 
@@ -190,8 +189,3 @@ def test_a_packages_bugs_are_listed_with_its_projects(
     ]  # fmt: skip
     searched = [s.path for s in fake_launchpad.journal.operations("searchTasks")]
     assert searched == ["ubuntu/+source/cloud-init", "cloud-init"]
-
-
-def test_every_run_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:
-    outcome = run_module_on_wadlclient(Path(__file__), tmp_path, sys.modules[__name__])
-    assert outcome.failed == [], outcome.report

@@ -3,7 +3,9 @@
 Imported by the tests (stock launchpadlib, in their process) and run as a
 script on wadlclient (``python -m wadlclient.lazr_compat idioms.py``),
 which prints one JSON object: idiom name -> what the code saw. Each is
-written as the project it comes from writes it.
+written as the project it comes from writes it. The fakes of a process
+share one port (`tests.stock_wadl`): in the tests' process, stock wadllib
+parses their WADL once.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from launchpadlib.launchpad import Launchpad
+from tests.stock_wadl import fake_on_the_last_port
 
 from wadlclient.testing import FakeEntry, FakeService, launchpad_wadl
 from wadlclient.testing.launchpad import patched_launchpad
@@ -30,7 +33,7 @@ def idiom(function: Idiom) -> Idiom:
 @contextmanager
 def launchpad() -> Iterator[tuple[FakeService, Any]]:
     """A fake of the devel WADL with Ada and her bug of three comments; a login to it."""
-    with FakeService(launchpad_wadl()) as fake, patched_launchpad(fake):
+    with fake_on_the_last_port(launchpad_wadl()) as fake, patched_launchpad(fake):
         ada = fake.add("people", name="ada", display_name="Ada Lovelace")
         fake.set_root_link("me", ada)
         bug = fake.add("bugs", title="It breaks", owner=ada)

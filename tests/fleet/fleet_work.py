@@ -38,6 +38,12 @@ def record_after_a_wait(entry: Any) -> None:
     record(entry)
 
 
+def record_after_a_long_wait(entry: Any) -> None:
+    """Wait 5 s (more than the test fleet's lease and visibility timeout), then note the entry."""
+    time.sleep(5)
+    record(entry)
+
+
 def worked(client: redis.Redis) -> list[tuple[int, str]]:
     """(process, entry address) for every entry worked so far, in order."""
     rows = [row.decode().split(" ", 1) for row in client.lrange(WORKED, 0, -1)]

@@ -123,6 +123,22 @@ def test_a_finished_job_submitted_again_works_nothing(
     assert len(worked(fleet.redis)) == first.worked > 0
 
 
+def test_an_entry_whose_work_outlasts_the_lease_is_worked_once(
+    fleet: Fleet, service: RunningService
+) -> None:
+    # The work takes longer than the lease and the visibility timeout (2 s): Redis hands the
+    # task to another worker while the first still works the entry. The first keeps renewing
+    # its lease meanwhile, so the second delivery waits and then finds the shard done; a
+    # lease renewed only between entries ran out, and the second delivery worked it too.
+    fleet.redis.delete(WORKED)
+    recipes = ServiceRoot(None, service.base_url).recipes
+    [job, *_] = shard_jobs(recipes, len(recipes), "fleet_work:record_after_a_long_wait", job="slow")
+
+    celery_app.reports(celery_app.submit([job]), timeout=60)
+
+    assert [link for _pid, link in worked(fleet.redis)] == [recipes[0].self_link]
+
+
 def test_a_worker_killed_mid_shard_loses_no_entry(fleet: Fleet, service: RunningService) -> None:
     fleet.redis.delete(WORKED)
     expected = every_link(service)

@@ -21,6 +21,7 @@ from wadlclient import ServiceRoot
 from wadlclient.fleet import (
     Checkpoints,
     FleetError,
+    ShardBusy,
     ShardJob,
     ShardTaken,
     run_in_processes,
@@ -83,12 +84,13 @@ class SlowShard:
 
 
 def test_a_worker_whose_lease_ran_out_while_reading_stops_before_working_twice(
-    fleet_redis: redis.Redis,
+    fleet_redis: redis.Redis, caplog: pytest.LogCaptureFixture
 ) -> None:
     fleet_work.REMEMBERED.clear()
     slow, quick = threading.Event(), threading.Event()
     quick.set()
-    checkpoints = Checkpoints(fleet_redis, lease=0.2)
+    checkpoints = Checkpoints(fleet_redis, lease=0.3)
+    owner = checkpoints.key("lapse", 0) + ":owner"
     failed: list[BaseException] = []
 
     def first_worker() -> None:
@@ -99,16 +101,43 @@ def test_a_worker_whose_lease_ran_out_while_reading_stops_before_working_twice(
 
     thread = threading.Thread(target=first_worker)
     thread.start()
-    while not fleet_redis.exists(checkpoints.key("lapse", 0) + ":owner"):
+    while not fleet_redis.exists(owner):
         time.sleep(0.01)
-    while fleet_redis.exists(checkpoints.key("lapse", 0) + ":owner"):  # its lease runs out
-        time.sleep(0.01)
+    # A slow read no longer lets the lease run out (it is renewed meanwhile): its owner's
+    # process frozen longer than the lease (SIGSTOP, a paused VM) does. The lease is taken
+    # away here as it then runs out; a process cannot freeze one of its own threads.
+    fleet_redis.delete(owner)
     run_shard(ShardJob("lapse", 0, SlowShard(quick), "fleet_work:remember"), checkpoints)
+    deadline = time.monotonic() + 10
+    while "the lease ran out" not in caplog.text and time.monotonic() < deadline:
+        time.sleep(0.01)  # the first worker's renewal finds the shard another's
     slow.set()
     thread.join(10)
 
     assert fleet_work.REMEMBERED == ["item 0", "item 1", "item 2"]
     assert [type(error) for error in failed] == [ShardTaken]
+
+
+def test_a_lease_is_renewed_while_an_entry_is_read_slowly(fleet_redis: redis.Redis) -> None:
+    fleet_work.REMEMBERED.clear()
+    slow = threading.Event()
+    checkpoints = Checkpoints(fleet_redis, lease=0.3)
+    job = ShardJob("renewed", 0, SlowShard(slow), "fleet_work:remember")
+    thread = threading.Thread(target=run_shard, args=(job, checkpoints))
+    thread.start()
+    owner = checkpoints.key("renewed", 0) + ":owner"
+    while not fleet_redis.exists(owner):
+        time.sleep(0.01)
+    held_for = 0
+    while held_for < 10:  # more than three leases while the first entry is read
+        with pytest.raises(ShardBusy):
+            checkpoints.claim("renewed", 0)
+        time.sleep(0.1)
+        held_for += 1
+    slow.set()
+    thread.join(10)
+
+    assert fleet_work.REMEMBERED == ["item 0", "item 1", "item 2"]
 
 
 @pytest.mark.parametrize(

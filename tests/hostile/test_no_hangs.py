@@ -172,7 +172,7 @@ def test_a_dripping_answer_ends_at_the_read_timeout(hostile: HostileServer) -> N
     with Transport(timeout=0.5, max_retries=0) as transport, pytest.raises(TransportTimeout):
         transport.request("GET", hostile.url + "/drip")
 
-    assert time.monotonic() - started < 2.5  # each byte within 0.5 s: all of them take 12 s
+    assert time.monotonic() - started < 6  # each byte within 0.5 s: all of them take 12 s
 
 
 def test_retries_stop_at_the_deadline_of_the_call(hostile: HostileServer) -> None:
@@ -182,5 +182,5 @@ def test_retries_stop_at_the_deadline_of_the_call(hostile: HostileServer) -> Non
     with Transport(deadline=1.8, max_retries=10) as transport, pytest.raises(ServerError):
         transport.request("GET", hostile.url + "/busy")
 
-    assert time.monotonic() - started < 2.8  # ten retries a second apart would take 10 s
+    assert time.monotonic() - started < 5.5  # ten retries a second apart would take 10 s
     assert 2 <= hostile.count("/busy") <= 3

@@ -3,7 +3,9 @@
 Imported by the tests (stock launchpadlib, in their process) and run as a
 script on wadlclient (``python -m wadlclient.lazr_compat lp_flows.py``),
 which prints one JSON object: flow name -> what the flow saw. The code
-under test is written as a project would, against ``"production"``.
+under test is written as a project would, against ``"production"``. The
+fakes of a process share one port (`tests.stock_wadl`): in the tests'
+process, stock wadllib parses their WADL once.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from launchpadlib.launchpad import Launchpad
 from lazr.restfulclient.errors import HTTPError
+from tests.stock_wadl import fake_on_the_last_port
 
 from wadlclient.testing import FakeEntry, FakeService, HTTPException, launchpad_wadl
 from wadlclient.testing.launchpad import patched_launchpad
@@ -32,7 +35,7 @@ def flow(function: Flow) -> Flow:
 @contextmanager
 def launchpad() -> Iterator[FakeService]:
     """A fake of the devel WADL with Ada, Ubuntu and its primary archive, logins patched."""
-    with FakeService(launchpad_wadl()) as fake, patched_launchpad(fake):
+    with fake_on_the_last_port(launchpad_wadl()) as fake, patched_launchpad(fake):
         ada = fake.add("people", name="ada", display_name="Ada Lovelace")
         ubuntu = fake.add("distributions", name="ubuntu")
         fake.add("archives", name="primary", distribution=ubuntu)
@@ -253,7 +256,7 @@ def lazr_root_routed() -> dict[str, Any]:
 
     from wadlclient.testing import routed_to
 
-    with FakeService(launchpad_wadl()) as fake, routed_to(fake):
+    with fake_on_the_last_port(launchpad_wadl()) as fake, routed_to(fake):
         fake.add("people", name="ada", display_name="Ada Lovelace")
         credentials = Credentials("reader", access_token=AnonymousAccessToken())
         lp = Launchpad(credentials, None, None, "production", proxy_info=None, version="devel")

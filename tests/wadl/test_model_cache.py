@@ -110,3 +110,31 @@ def test_importing_the_package_does_not_import_the_model_store() -> None:
     )
 
     assert result.stdout.split() == ["False", "False"]
+
+
+def test_a_twin_at_another_address_dumps_as_its_own_parse_would(
+    app: Application, launchpad_wadl_bytes: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same WADL at a new address (a fake on a fresh port) pickles its objects once.
+
+    Its dump loads as the model a parse of the document at that address
+    builds: nothing of the old address is left in it.
+    """
+    from wadlclient.wadl import store
+    from wadlclient.wadl.rebase import shape_of
+
+    shape = shape_of(launchpad_wadl_bytes)
+    assert shape is not None
+    moved = launchpad_wadl_bytes.replace(shape.base.encode(), b"http://127.0.0.1:8080/1.0/")
+    dump_model(app)
+    made: list[Application] = []
+    monkeypatch.setattr(store, "_dump_parts", lambda model: made.append(model) or ())
+    twin = app._replace(url="http://127.0.0.1:8080/1.0/", base="http://127.0.0.1:8080/1.0/")
+    twin_blob = dump_model(twin)
+    assert made == []
+    monkeypatch.undo()
+
+    parsed = parse_wadl(moved, url="http://127.0.0.1:8080/1.0/")
+    assert twin == parsed
+    assert load_model(twin_blob) == parsed == load_model(dump_model(parsed))
+    assert shape.base.encode() not in twin_blob

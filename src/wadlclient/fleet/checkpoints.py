@@ -4,9 +4,13 @@ A task killed with SIGKILL leaves its shard's last token here; the task,
 delivered again, resumes from it. Brokers deliver a task again while its
 first worker still runs it too (Redis's visibility timeout passed), so a
 shard is run by one worker at a time: the runner holds an owner lease,
-renewed with each checkpoint and, once a third of it has passed, before
-an entry is worked: a runner that lost its lease stops before working
-another entry (`ShardTaken`).
+renewed every third of it by a thread of its own (`Renewal`) while the
+shard runs, however long a page, the request budget or an entry's work
+makes it wait (a lease renewed only between entries ran out during a slow
+one, and the copy delivered again worked that entry too); and before an
+entry is worked, when no renewal was confirmed in the last third: a
+runner that lost its lease (its process was frozen longer than the lease)
+stops before working another entry (`ShardTaken`).
 A lease of a killed worker runs out after ``lease`` seconds, and the
 shard is free again.
 
@@ -16,6 +20,9 @@ and ``...:owner``; both expire ``keep`` seconds after the last write.
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,7 +32,9 @@ from wadlclient.errors import RestfulError
 if TYPE_CHECKING:
     import redis
 
-__all__ = ["Checkpoints", "Claim", "ShardBusy", "ShardTaken"]
+__all__ = ["Checkpoints", "Claim", "Renewal", "ShardBusy", "ShardTaken"]
+
+logger = logging.getLogger("wadlclient.fleet")
 
 # KEYS: the state hash, the owner key. ARGV: owner, lease (ms), keep (s), token, entries, done.
 _SAVE = """
@@ -115,6 +124,10 @@ class Checkpoints:
         if not self._hold(keys=[claim.key + ":owner"], args=[claim.owner, self._lease_ms]):
             raise ShardTaken(f"{claim.key}: the lease ran out and another worker took the shard")
 
+    def renewing(self, claim: Claim) -> Renewal:
+        """A thread that renews ``claim``'s lease while the shard runs (a context manager)."""
+        return Renewal(self, claim)
+
     def save(self, claim: Claim, token: str | None, *, done: bool = False) -> None:
         """Record ``token`` (the position after the last entry worked) and renew the lease."""
         args: list[str | int] = [
@@ -147,3 +160,63 @@ class Checkpoints:
             return value.decode() if isinstance(value, bytes) else value
 
         return {text(k): text(v) for k, v in self._client.hgetall(key).items()}
+
+
+class Renewal:
+    """Renews a claim's lease every third of it, on a daemon thread, until the ``with`` ends.
+
+    The lease then runs out only when the worker's process stops (killed,
+    frozen): a slow page, a wait for the fleet's budget or a long work no
+    longer hands its shard to a second delivery midway. `check` before
+    each entry: `ShardTaken` once a renewal found the shard another's, or
+    when no renewal was confirmed for half the lease (the thread did not
+    run: the process was frozen) and the lease is no longer ours.
+    """
+
+    __slots__ = ("_checkpoints", "_claim", "_confirmed", "_lost", "_stop", "_thread")
+
+    def __init__(self, checkpoints: Checkpoints, claim: Claim) -> None:
+        self._checkpoints = checkpoints
+        self._claim = claim
+        self._confirmed = time.monotonic()
+        self._lost = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="wadlclient-lease", daemon=True)
+
+    def __enter__(self) -> Renewal:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        every = self._checkpoints.lease / 3
+        while not self._stop.wait(every):
+            started = time.monotonic()
+            try:
+                self._checkpoints.hold(self._claim)
+            except ShardTaken:
+                self._lost = True
+                logger.warning(
+                    "%s: the lease ran out; this worker stops the shard", self._claim.key
+                )
+                return
+            except Exception as error:  # Redis out of reach a moment: the next beat tries again
+                logger.debug("%s: the lease not renewed now: %s", self._claim.key, error)
+                continue
+            self._confirmed = started
+
+    def confirmed(self) -> None:
+        """The lease was renewed now (a checkpoint saved)."""
+        self._confirmed = time.monotonic()
+
+    def check(self) -> None:
+        """`ShardTaken` if the shard is no longer this worker's; call before working an entry."""
+        if self._lost:
+            raise ShardTaken(f"{self._claim.key}: the lease ran out and another worker took it")
+        if time.monotonic() - self._confirmed > self._checkpoints.lease / 2:
+            started = time.monotonic()
+            self._checkpoints.hold(self._claim)
+            self._confirmed = started

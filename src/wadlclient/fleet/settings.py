@@ -8,9 +8,9 @@ shards' checkpoints and the request budget. ``WADLCLIENT_FLEET_RATE``
 (unset: none; each process's own limits hold). ``WADLCLIENT_FLEET_VISIBILITY_TIMEOUT``
 (seconds, default 3600): how long a task taken by a worker that died
 waits before Redis hands it to another. ``WADLCLIENT_FLEET_LEASE`` (seconds,
-default 60): how long a shard stays held by a worker that stopped
-checkpointing (killed) before another may resume it; longer than the work
-on one entry takes. ``WADLCLIENT_FLEET_CHECKPOINT_EVERY`` (seconds, default
+default 60): how long a shard stays held by a worker that died (killed,
+frozen) before another may resume it; a live worker renews it every third
+of it, however long an entry's work takes. ``WADLCLIENT_FLEET_CHECKPOINT_EVERY`` (seconds, default
 1; 0: after every entry): how often a shard checkpoints, so how much a
 killed worker's successor works again.
 """

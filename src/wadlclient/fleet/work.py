@@ -120,20 +120,20 @@ def run_shard(
         checkpoints.release(claim)
         return ShardReport(job.job, job.index, 0, claim.entries, resumed=True, already_done=True)
     resumed, worked, token = claim.token is not None, 0, claim.token
-    # The lease is renewed when a third of it has passed: before an entry is worked, it has
-    # two thirds left at least, so a worker whose lease ran out never works one.
-    renewed = saved = time.monotonic()
+    saved = time.monotonic()
     try:
-        walk = job.shard.walk(resume=token)
-        for entry in walk:
-            if time.monotonic() - renewed > checkpoints.lease / 3:
-                renewed = time.monotonic()
-                checkpoints.hold(claim)
-            work(entry)
-            token, worked, claim.entries = walk.token, worked + 1, claim.entries + 1
-            if time.monotonic() - saved >= every:
-                saved = renewed = time.monotonic()
-                checkpoints.save(claim, token)
+        # The lease is renewed on a thread of its own while the shard runs: a slow page,
+        # a wait for the budget or a long work cannot let it run out midway.
+        with checkpoints.renewing(claim) as lease:
+            walk = job.shard.walk(resume=token)
+            for entry in walk:
+                lease.check()
+                work(entry)
+                token, worked, claim.entries = walk.token, worked + 1, claim.entries + 1
+                if time.monotonic() - saved >= every:
+                    saved = time.monotonic()
+                    checkpoints.save(claim, token)
+                    lease.confirmed()
         checkpoints.save(claim, token, done=True)
     except ShardTaken:
         raise

@@ -16,9 +16,10 @@ from collections.abc import Generator
 from typing import Any
 
 from wadlclient.objects.budget import WalkBudget
+from wadlclient.objects.kept import KeptPages
 from wadlclient.objects.paging import MAX_PAGES, Page, PageGuard, PageSource, WalkPlan
-from wadlclient.objects.resume import Cursor, find_place
-from wadlclient.objects.steady import TaggedSource, link_hash, steady_walk
+from wadlclient.objects.resume import Cursor, find_place, kept_place
+from wadlclient.objects.steady import Resumed, TaggedSource, link_hash, steady_walk
 from wadlclient.objects.tokens import Position
 from wadlclient.objects.writelog import WriteLog
 
@@ -46,6 +47,11 @@ class PageWalker:
         #: The writes finished when the first page held came, if none was under way (else None).
         self._quiet = self._log.finished if self._log.quiet_since(self._log.finished) else None
         self._total: int | None = None
+
+    @property
+    def source(self) -> PageSource:
+        """Where the pages come from."""
+        return self._source
 
     def first_page(self) -> Page:
         """The first page, fetched once."""
@@ -152,7 +158,11 @@ class PageWalker:
         return self.entries(stop + 1, start + 1)[::-1][::-step]
 
     def walk(
-        self, plan: WalkPlan, start: Position | None = None, cursor: Cursor | None = None
+        self,
+        plan: WalkPlan,
+        start: Position | None = None,
+        cursor: Cursor | None = None,
+        kept: KeptPages | None = None,
     ) -> Generator[Any, None, None]:
         """Every entry, in order and once, the following pages fetched ahead while the caller reads.
 
@@ -169,16 +179,28 @@ class PageWalker:
         named operation), else a page of ``plan.page_size`` entries, of
         which only the total is kept, for ``len()``. A walk that resumes
         (``start``, from a token: `resume.find_place`) starts with a page
-        from just before its place instead. ``cursor`` is told of each
-        page as its entries start going out (`resume.Cursor`).
+        from just before its place instead, or with the pages the walk
+        killed before it kept (`resume.kept_place`). ``cursor`` is told of
+        each page as its entries start going out (`resume.Cursor`).
+        ``kept``: where the walk keeps each page it receives until it is
+        handed out (`wadlclient.objects.kept`); removed at the end or on
+        ``close()``, left for a resume when the walk is stopped by an error.
         """
         if start is not None and start.done:
             return
-        source = TaggedSource(self._source, self._log, WalkBudget(plan))
+        source = TaggedSource(self._source, self._log, WalkBudget(plan), kept)
         page = self._first
         owned = page is None
+        resumed: Resumed | None = None
         if start is not None and (start.pos or start.anchors):
-            page, owned = find_place(source, start, plan), True
+            found = None
+            if kept is not None and start.walk == kept.walk:
+                found = kept_place(kept, source, start, plan)
+            if found is not None:
+                page, resumed = found
+            else:
+                page = find_place(source, start, plan)
+            owned = True
         elif page is None:
             page = source.fetch_later(None, None, plan.page_size)()
             if not page.start and page.total is not None and self._total is None:
@@ -190,19 +212,33 @@ class PageWalker:
             total = self._total if self._total is not None else page.total
             size = "size not stated" if total is None else f"{total} entries"
             logger.info("walking %s: %s", plan.name, size)
-        pages = steady_walk(source, self._log, page, owned, plan, _pages_after)
-        del page  # the walk lets go of its pages as it hands them out
-        with contextlib.closing(pages):
-            for entries, emptied in pages:
-                if cursor is not None:
-                    cursor.page(len(entries), source)
-                if not emptied:
-                    yield from entries
-                    continue
-                for index, document in enumerate(entries):
-                    entries[index] = None
-                    yield document
-                del entries
+        pages = steady_walk(source, self._log, page, owned, plan, _pages_after, resumed)
+        del page, resumed  # the walk lets go of its pages as it hands them out
+        handing: int | None = None
+        finished = False
+        try:
+            with contextlib.closing(pages):
+                for entries, emptied in pages:
+                    if cursor is not None:
+                        cursor.page(len(entries), source)
+                    if kept is not None:
+                        if handing is not None and handing != (source.start or 0):
+                            kept.drop(handing)  # handed out: a resume will not need it
+                        handing = source.start or 0
+                    if not emptied:
+                        yield from entries
+                        continue
+                    for index, document in enumerate(entries):
+                        entries[index] = None
+                        yield document
+                    del entries
+            finished = True
+        except GeneratorExit:
+            finished = True  # closed: the caller is done with the walk
+            raise
+        finally:
+            if kept is not None and finished:
+                kept.drop_all()
 
 
 def _pages_after(

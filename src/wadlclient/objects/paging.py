@@ -17,7 +17,6 @@ __all__ = ["MAX_PAGES", "Page", "PageGuard", "PageSource", "WalkPlan"]
 MAX_PAGES = 100_000
 
 
-
 class Page(NamedTuple):
     """One page of entries, and what it says of its place in the collection."""
 
@@ -124,7 +123,6 @@ class PageGuard:
                 f"{self._total if self._total is not None else 'no'} entries announced); "
                 f"next link {link}"
             )
-
 
     def _loops(self, page: Page, link: str) -> bool:
         """Whether ``link`` goes back in the walk.

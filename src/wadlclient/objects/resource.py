@@ -28,6 +28,7 @@ from wadlclient.schema import CONVERSION_ERRORS, REDACTED_VALUE, Field, FieldKin
 from wadlclient.wadl import Method, fragment_of
 
 if TYPE_CHECKING:
+    from wadlclient.cache import CacheRules
     from wadlclient.http import Transport
     from wadlclient.objects.writelog import WriteLog
     from wadlclient.schema import Schema
@@ -64,6 +65,8 @@ class SessionLike(Protocol):
 
     @property
     def transport(self) -> Transport: ...
+    @property
+    def cache(self) -> CacheRules: ...
     @property
     def schema(self) -> Schema: ...
     @property

@@ -13,6 +13,11 @@ resumes with one request, which re-reads one entry before the place.
 When every entry the token remembers has left the results, the walk
 resumes at the offset, moved back by what the collection lost: entries
 around the place may then be missed or repeated, as with any walk by offset.
+
+A walk that kept its pages in a cache other processes share
+(`wadlclient.objects.kept`) resumes from them instead, without a request
+(`kept_place`): the page it was handing out, cut at its place, and those
+it had fetched ahead.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from wadlclient.errors import ResponseError
+from wadlclient.objects.kept import KeptPage, KeptPages
 from wadlclient.objects.paging import Page, PageSource, WalkPlan
-from wadlclient.objects.steady import TaggedSource
+from wadlclient.objects.steady import Resumed, TaggedSource
 from wadlclient.objects.tokens import ANCHORS, Position, Scope, digest
 
-__all__ = ["MAX_STEPS", "Cursor", "find_place"]
+__all__ = ["MAX_STEPS", "Cursor", "find_place", "kept_place"]
 
 #: Pages a resume asks for, at most, before taking the offset as the place.
 MAX_STEPS = 24
@@ -39,30 +46,31 @@ class Cursor:
     `Position` is worked out only when a token is asked for.
     """
 
-    __slots__ = ("_counted", "_pages", "_start", "done", "handed", "links", "scope", "total")
+    __slots__ = (
+        "_counted", "_pages", "_start", "done", "handed", "links", "scope", "total", "walk",
+    )  # fmt: skip
 
-    def __init__(self, scope: Scope, start: Position | None = None) -> None:
+    def __init__(self, scope: Scope, start: Position | None = None, walk: bytes = b"") -> None:
         self.scope = scope
         self._start = start if start is not None else Position(scope)
+        #: The id the walk keeps its pages under (`kept.KeptPages`; empty: it keeps none).
+        self.walk = walk
         self.total = self._start.total
         self.done = self._start.done
         #: The links of the last entries handed out, the newest last.
         self.links: deque[str] = deque(maxlen=ANCHORS)
         self.handed = 0
         self._counted = 0
-        #: Per page started: (entries counted up to its end, the offset after it).
-        self._pages: deque[tuple[int, int]] = deque()
+        #: Per page started: (entries counted up to its end, the offset after it, its offset).
+        self._pages: deque[tuple[int, int, int]] = deque()
 
     def page(self, count: int, source: TaggedSource) -> None:
         """A page of ``count`` entries starts going out; ``source`` parsed it last."""
         pages = self._pages
-        if source.next_start is not None:
-            end = source.next_start
-        else:
-            begin = source.start if source.start is not None else (pages[-1][1] if pages else 0)
-            end = begin + count
+        begin = source.start if source.start is not None else (pages[-1][1] if pages else 0)
+        end = source.next_start if source.next_start is not None else begin + count
         self._counted += count
-        pages.append((self._counted, end))
+        pages.append((self._counted, end, begin))
         if source.total is not None:
             self.total = source.total
         while len(pages) > 1 and pages[0][0] < self.handed:
@@ -79,15 +87,19 @@ class Cursor:
                     start.scope, start.pos, start.total, start.anchors, start.inclusive, self.done
                 )
             )
-        pos = start.pos
-        for counted, end in self._pages:
+        pos, page, pages = start.pos, start.page, self._pages
+        for index, (counted, end, begin) in enumerate(pages):
             if counted >= handed:
-                pos = end - (counted - handed)
+                pos, page = end - (counted - handed), begin
+                if counted == handed and index + 1 < len(pages):
+                    page = pages[index + 1][2]  # the next entry's page has started
                 break
         anchors = tuple(digest(link) for link in self.links)
         if len(anchors) < ANCHORS and not start.inclusive:
             anchors = (start.anchors + anchors)[-ANCHORS:]
-        return Position(self.scope, max(0, pos), self.total, anchors, False, self.done)
+        return Position(
+            self.scope, max(0, pos), self.total, anchors, False, self.done, self.walk, page
+        )
 
 
 def _link_digest(document: Any) -> bytes | None:
@@ -154,3 +166,51 @@ def find_place(source: PageSource, position: Position, plan: WalkPlan) -> Page:
     if page is not None and position.total is not None and page.total is not None:
         lost = max(0, position.total - page.total)
     return source.fetch_page(max(0, position.pos - lost) or None, plan.page_size)
+
+
+def kept_place(
+    kept: KeptPages, source: TaggedSource, position: Position, plan: WalkPlan
+) -> tuple[Page, Resumed] | None:
+    """The walk's place in the pages the walk before it kept, without a request (None: not kept).
+
+    The page it was handing out is cut after its last entries (or taken
+    whole when it starts at the place); the pages kept after it follow
+    while each is the one its predecessor links to, of the same size, and
+    fetched while no write of the walk before was under way since the
+    first (as the steady walk would have used them), up to the walk's
+    look-ahead.
+    """
+    found = kept.find(position.page)
+    page = _parsed(kept, found)
+    if found is None or page is None:
+        return None
+    at = _cut_at(page.entries, position)
+    if at is None:
+        if position.inclusive or (page.start or 0) != position.pos:
+            return None
+        at = 0
+    source.note_kept(page)
+    then: list[Page] = []
+    last, quiet = page, found.quiet
+    while quiet is not None and last.next and last.next_start is not None:
+        if len(then) > plan.depth:
+            break  # more than the walk before could have fetched ahead
+        after = kept.find(last.next_start)
+        following = _parsed(kept, after)
+        if after is None or following is None or after.quiet != quiet:
+            break
+        if following.start not in (last.next_start, None) or following.total != page.total:
+            break
+        then.append(following)
+        last = following
+    return _cut(page, at, position), Resumed(page.entries[:at], then)
+
+
+def _parsed(kept: KeptPages, found: KeptPage | None) -> Page | None:
+    """The page kept, parsed; None when it is not one (any process may write a shared cache)."""
+    if found is None:
+        return None
+    try:
+        return kept.parse(found.url, found.content)
+    except ResponseError:
+        return None

@@ -36,14 +36,14 @@ import contextlib
 import operator
 from array import array
 from collections.abc import Callable, Generator
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 from wadlclient.errors import ResponseError
 from wadlclient.objects.budget import WalkBudget
 from wadlclient.objects.paging import Page, PageGuard, PageSource, WalkPlan
 from wadlclient.objects.writelog import WriteLog
 
-__all__ = ["RECENT", "Seen", "TaggedSource", "steady_walk"]
+__all__ = ["RECENT", "Keeper", "Resumed", "Seen", "TaggedSource", "steady_walk"]
 
 #: Entries handed out that a walk remembers (by hash) to recognise them in a window.
 RECENT = 4096
@@ -58,6 +58,13 @@ _LAST = 64
 _NOTHING: frozenset[int] = frozenset()
 #: A hash no ``self_link`` has (CPython never returns -1 from ``hash``).
 _EMPTY = -1
+
+
+class Keeper(Protocol):
+    """Where a walk keeps the pages it receives for a resume (`kept.KeptPages`)."""
+
+    def keep(self, fetched: Any, quiet: int | None) -> None: ...
+
 
 #: Pages to hand out: their entries, and whether the list may be emptied on the way.
 Pages = Generator[tuple[list[Any], bool], None, None]
@@ -140,15 +147,21 @@ class TaggedSource:
     for; ``quiet`` is the same count if no write began before its answer
     came (the page shows the results as those writes left them), else None.
     Each request is counted against the walk's ``budget``, each page parsed
-    is what the walk delivered (`WalkBudget`).
+    is what the walk delivered (`WalkBudget`). ``keep`` (a walk's
+    `kept.KeptPages`) is given each page as it is received, with ``quiet``.
     """
 
-    __slots__ = ("_budget", "_log", "_source", "before", "next_start", "quiet", "start", "total")
+    __slots__ = (
+        "_budget", "_keep", "_log", "_source", "before", "next_start", "quiet", "start", "total",
+    )  # fmt: skip
 
-    def __init__(self, source: PageSource, log: WriteLog, budget: WalkBudget) -> None:
+    def __init__(
+        self, source: PageSource, log: WriteLog, budget: WalkBudget, keep: Keeper | None = None
+    ) -> None:
         self._source = source
         self._log = log
         self._budget = budget
+        self._keep = keep
         self.before = 0
         self.quiet: int | None = None
         self.start: int | None = None
@@ -172,6 +185,8 @@ class TaggedSource:
         self._budget.spend()
         parse = self._source.fetch_later(link, start, size)
         quiet = before if log.quiet_since(before) else None
+        if self._keep is not None:
+            self._keep.keep(parse, quiet)
 
         def parsed() -> Page:
             page = parse()
@@ -179,6 +194,10 @@ class TaggedSource:
             return page
 
         return parsed
+
+    def note_kept(self, page: Page) -> None:
+        """Take ``page``, kept by a walk before a resume, as the one parsed last (never quiet)."""
+        self.note(page, self._log.finished, None)
 
     def note(self, page: Page, before: int, quiet: int | None) -> None:
         """Take ``page`` as the one parsed last, asked for after ``before`` writes."""
@@ -217,18 +236,33 @@ class _Place:
         )  # fmt: skip
 
 
+class Resumed(NamedTuple):
+    """How a resumed walk starts from the pages the walk before it kept (`resume.kept_place`).
+
+    ``known``: the entries of the first page before the place (handed out
+    before the resume: a window may start at one); ``then``: the pages
+    after the first, kept too, to hand out as they are.
+    """
+
+    known: list[Any]
+    then: list[Page]
+
+
 def steady_walk(
     source: TaggedSource, log: WriteLog, first: Page, owned: bool, plan: WalkPlan,
-    pages_after: PagesAfter,
+    pages_after: PagesAfter, resumed: Resumed | None = None,
 ) -> Pages:  # fmt: skip
     """Every entry from ``first`` on, once, asking again from the right place when the results move.
 
     Page by page: ``(entries, owned)``, an owned list may be emptied as it
     is handed out. ``source`` parsed ``first`` last (or noted it).
     ``pages_after`` is the walk's look-ahead (`prefetch.pages_after`).
+    ``resumed``: ``first`` and the pages after it are those a walk killed
+    before kept; the walk before may have written since they were
+    fetched, so the page after them is asked for as a window.
     """
     seen = Seen()
-    walk = _walk(source, log, first, owned, plan, pages_after, seen)
+    walk = _walk(source, log, first, owned, plan, pages_after, seen, resumed)
     del first  # the walk lets go of its pages as it hands them out
     log.watch(seen)
     try:
@@ -267,12 +301,24 @@ def _keys_of(entries: list[Any]) -> array[int]:
 
 def _walk(
     source: TaggedSource, log: WriteLog, first: Page, owned: bool, plan: WalkPlan,
-    pages_after: PagesAfter, seen: Seen,
+    pages_after: PagesAfter, seen: Seen, resumed: Resumed | None,
 ) -> Pages:  # fmt: skip
+    if resumed is not None:
+        seen.remember(_keys_of(resumed.known))
     place = _Place(first.next_start or 0, source)
     last = first._replace(entries=[])
     yield _page_out(first.entries, owned, seen, _NOTHING)
     del first
+    if resumed is not None:
+        then = resumed.then
+        while then:
+            page = then.pop(0)
+            source.note_kept(page)
+            place.moved_to(source, page.next_start or 0)
+            last = page._replace(entries=[])
+            yield _page_out(page.entries, True, seen, _NOTHING)
+            del page
+        place.quiet = None  # the walk before may have written since: a window comes next
     while last.next:
         if last.next_start is None:
             # Next links without an offset cannot be asked for from elsewhere: follow them.

@@ -1,13 +1,15 @@
 """Resume tokens: where a walk is, as a short, versioned, URL-safe string with no secret in it.
 
-A token reads ``w1.`` (its format's version) and then base64url bytes:
+A token reads ``w2.`` (its format's version) and then base64url bytes:
 flags, a digest of the service root's URL, of the collection's URL and of
 the shard (zeros for a whole walk), the shard's number and count, the
 offset the walk reads next (a guess the resume checks), the collection's
 size when last seen, the digests of the last entries handed out (their
-``self_link``: the resume looks for them to find its place again), and a
-checksum. Only digests of URLs go in: a token may be logged, stored in a
-database or put in a URL.
+``self_link``: the resume looks for them to find its place again), the
+walk's random id and the offset of the page it hands out from (the pages
+it keeps in a shared cache are found by both: `wadlclient.objects.kept`),
+and a checksum. Only digests of URLs go in: a token may be logged, stored
+in a database or put in a URL. Format 1 (no walk id, no page) is still read.
 
 Learnt from botocore's paginators (boto/botocore #1041, #862, boto3
 #1984): a token after every entry, not only between pages; a version in
@@ -37,14 +39,18 @@ __all__ = [
     "encode_token",
 ]
 
-#: The token format this library writes and reads.
-FORMAT = 1
+#: The token format this library writes.
+FORMAT = 2
+#: The formats this library reads.
+READS = (1, 2)
 #: Entries handed out last that a token remembers (by digest) to find its place again.
 ANCHORS = 4
 _SERVICE_BYTES = 4
 _COLLECTION_BYTES = 6
 _SHARD_BYTES = 4
 _LINK_BYTES = 6
+#: The bytes of a walk's id (`Position.walk`), when it has one.
+WALK_BYTES = 4
 _CHECK_BYTES = 4
 _DONE = 1
 _INCLUSIVE = 2
@@ -113,6 +119,9 @@ class Position(NamedTuple):
 
     ``inclusive``: ``anchors`` are where the walk starts (a shard's first
     entries), not entries already handed out. ``done``: the walk ended.
+    ``walk``: the id under which the walk keeps its pages in a shared cache
+    (empty: it keeps none); ``page``: the offset of the page holding its
+    next entry (or its last one), the first kept page a resume looks for.
     """
 
     scope: Scope
@@ -121,6 +130,8 @@ class Position(NamedTuple):
     anchors: tuple[bytes, ...] = ()
     inclusive: bool = False
     done: bool = False
+    walk: bytes = b""
+    page: int = 0
 
 
 def _varint(value: int) -> bytes:
@@ -150,6 +161,9 @@ def encode_token(position: Position) -> str:
             _varint(total),
             bytes([len(anchors)]),
             *anchors,
+            bytes([len(position.walk)]),
+            position.walk,
+            _varint(position.page),
         ]
     )
     body += digest(body.hex(), _CHECK_BYTES)
@@ -192,10 +206,11 @@ def decode_token(token: object) -> Position:
             else f"{token!r} is not a walk's resume token (they read w{FORMAT}.<letters>)"
         )
     version = int(found.group(1))
-    if version != FORMAT:
+    if version not in READS:
         raise WalkTokenError(
-            f"the resume token is of format {version}; this wadlclient reads format {FORMAT} "
-            "only (a newer wadlclient wrote it: resume with that version)"
+            f"the resume token is of format {version}; this wadlclient reads formats "
+            f"{' and '.join(map(str, READS))} (a newer wadlclient wrote it: resume with that "
+            "version)"
         )
     text = found.group(2)
     try:
@@ -203,14 +218,14 @@ def decode_token(token: object) -> Position:
         body, check = data[:-_CHECK_BYTES], data[-_CHECK_BYTES:]
         if len(data) <= _CHECK_BYTES or digest(body.hex(), _CHECK_BYTES) != check:
             raise ValueError("checksum")
-        return _read(_Reader(body))
+        return _read(_Reader(body), version)
     except (ValueError, binascii.Error):
         raise WalkTokenError(
             "the resume token is damaged (cut short or changed): use the token as the walk gave it"
         ) from None
 
 
-def _read(reader: _Reader) -> Position:
+def _read(reader: _Reader, version: int) -> Position:
     flags = reader.take(1)[0]
     scope = Scope(
         reader.take(_SERVICE_BYTES),
@@ -224,11 +239,17 @@ def _read(reader: _Reader) -> Position:
     if count > ANCHORS:
         raise ValueError("anchors")
     anchors = tuple(reader.take(_LINK_BYTES) for _ in range(count))
+    walk, page = b"", 0
+    if version >= 2:
+        size = reader.take(1)[0]
+        if size not in (0, WALK_BYTES):
+            raise ValueError("walk")
+        walk, page = reader.take(size), reader.varint()
     if reader.at != len(reader.data):
         raise ValueError("trailing")
     return Position(
         scope, pos, None if total == 0 else total - 1, anchors, bool(flags & _INCLUSIVE),
-        bool(flags & _DONE),
+        bool(flags & _DONE), walk, page,
     )  # fmt: skip
 
 

@@ -71,6 +71,18 @@ class _Deferred:
         self.value: Any = None
 
 
+def _local_reference(href: str | None) -> str | None:
+    """``u#x`` as ``#x``: every reference resolves in this document, by fragment alone.
+
+    lazr.restful writes its own address before each fragment; kept whole,
+    the model would hold the address in thousands of strings, and the same
+    WADL served elsewhere would build another model (`wadlclient.wadl.rebase`).
+    """
+    if href is None or "#" not in href:
+        return href
+    return "#" + fragment_of(href)
+
+
 def _join_docs(docs: list[str]) -> str | None:
     """The texts of an element's ``<doc>`` children as one, or None."""
     if not docs:
@@ -187,7 +199,7 @@ class ModelBuilder:
         representation = Representation(
             id_,
             self._intern(attrs.get("mediaType")),
-            self._intern(attrs.get("href")),
+            self._intern(_local_reference(attrs.get("href"))),
             tuple([child for child in children if type(child) is Param]) if children else (),
             _join_docs(docs),
         )

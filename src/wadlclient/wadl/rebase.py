@@ -53,25 +53,41 @@ def shape_of(content: bytes) -> Shape | None:
 
 
 class Twins:
-    """The last few models parsed, by shape: a document of a known shape is rebased."""
+    """The last few models parsed, by shape: a document of a known shape is rebased.
+
+    A process's first model is kept with its document, unshaped (`schema_for`
+    works a shape out only once a second WADL comes): its shape is worked
+    out when a shaped document is asked for, so a process whose first WADL
+    is a fake's (as published) and its second the same served from the
+    fake's port rebases the first rather than parse the XML again.
+    """
 
     KEPT = 8
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._models: OrderedDict[str, Application] = OrderedDict()
+        self._unshaped: tuple[bytes, Application] | None = None
 
     def rebased(self, shape: Shape | None, url: str) -> Application | None:
         """The model of a document of ``shape`` read from ``url``, if one of its shape is kept."""
         if shape is None:
             return None
         with self._lock:
+            unshaped, self._unshaped = self._unshaped, None
+        if unshaped is not None:
+            self.remember(shape_of(unshaped[0]), unshaped[1])
+        with self._lock:
             twin = self._models.get(shape.digest)
         return None if twin is None else twin._replace(url=url, base=shape.base)
 
-    def remember(self, shape: Shape | None, app: Application) -> None:
-        """Keep ``app`` as the model of documents of ``shape`` (None: nothing to keep)."""
+    def remember(self, shape: Shape | None, app: Application, content: bytes = b"") -> None:
+        """Keep ``app`` as the model of documents of ``shape``; with no shape, the model
+        of ``content`` until a shape is asked for (None and no content: nothing to keep)."""
         if shape is None:
+            if content:
+                with self._lock:
+                    self._unshaped = (content, app)
             return
         with self._lock:
             self._models[shape.digest] = app

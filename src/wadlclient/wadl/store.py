@@ -14,6 +14,8 @@ import io
 import pickle
 import struct
 import sys
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -266,8 +268,45 @@ class _LazyModel:
             raise pickle.UnpicklingError(f"unknown index {tag!r} in a WADL model") from None
 
 
+#: The object pickles of the last models dumped, by the identity of their indexes.
+_DUMPED_PARTS: OrderedDict[tuple[int, int, int], tuple[tuple[object, ...], tuple[Any, ...]]] = (
+    OrderedDict()
+)
+_DUMPED_PARTS_KEPT = 4
+_DUMPED_PARTS_LOCK = threading.Lock()
+
+
 def dump_model(app: Application) -> bytes:
-    """Serialise a model for ``load_model``: versioned, digest-checked, compact."""
+    """Serialise a model for ``load_model``: versioned, digest-checked, compact.
+
+    Models rebased from one another (`wadlclient.wadl.rebase`: the same WADL
+    at another address) share their indexes, and only their address differs
+    in the dump: the object pickles are made once for all of them, so a
+    process storing the model in many caches (a test suite's fresh homes, a
+    fake on a new port each time) pickles the objects once.
+    """
+    indexes = (app.resource_types, app.representations, app.methods)
+    key = (id(indexes[0]), id(indexes[1]), id(indexes[2]))
+    with _DUMPED_PARTS_LOCK:
+        kept = _DUMPED_PARTS.get(key)
+        if kept is not None and all(a is b for a, b in zip(kept[0], indexes, strict=True)):
+            _DUMPED_PARTS.move_to_end(key)
+            parts = kept[1]
+        else:
+            parts = None
+    if parts is None:
+        parts = _dump_parts(app)
+        with _DUMPED_PARTS_LOCK:
+            _DUMPED_PARTS[key] = (indexes, parts)
+            while len(_DUMPED_PARTS) > _DUMPED_PARTS_KEPT:
+                _DUMPED_PARTS.popitem(last=False)
+    document = (app.url, app.base, app.root_resource_type, tuple(app.docs), *parts)
+    payload = pickle.dumps(document, protocol=5)
+    return _HEADER + hashlib.sha256(payload).digest() + payload
+
+
+def _dump_parts(app: Application) -> tuple[Any, ...]:
+    """The three indexes' object pickles and the shared string table: no address in them."""
     shared: dict[int, tuple[str, str]] = {}
     for key, rep in app.representations.items():
         shared[id(rep)] = (_REPRESENTATIONS, key)
@@ -292,18 +331,7 @@ def dump_model(app: Application) -> bytes:
     representations = each(app.representations)
     methods = each(app.methods)
     text = [string.encode("utf-8", "surrogatepass") for string in strings.strings]
-    document = (
-        app.url,
-        app.base,
-        app.root_resource_type,
-        tuple(app.docs),
-        types,
-        representations,
-        methods,
-        (len(text), *_Packed.pack(text)),
-    )
-    payload = pickle.dumps(document, protocol=5)
-    return _HEADER + hashlib.sha256(payload).digest() + payload
+    return (types, representations, methods, (len(text), *_Packed.pack(text)))
 
 
 def _is_text(value: object) -> bool:
