@@ -4,7 +4,10 @@ On the cookbook service with 20,000 generated recipes at 150 ms latency,
 for JSON Lines and for CSV: one ``wadlclient mirror`` run uninterrupted
 (its wall time sets the window the kills fall in), then for each round a
 fresh directory, a run killed with SIGKILL at a moment drawn uniformly from
-5 % to 95 % of that wall time, and the same command again. Checked on the
+5 % to 95 % of that wall time, and the same command again; each round
+twice: with the command's default cache (a private one per run) and with
+``--cache DIR`` shared by both runs, where a killed walk keeps the pages it
+fetched ahead for the resumed one (docs/long-jobs.md). Checked on the
 output: every recipe exactly once (none missing, none twice). Counted in the
 service's journal (the service runs in this process; the mirrors are
 ``python -m wadlclient mirror`` children): the result's page requests of the
@@ -45,19 +48,24 @@ ROUNDS = 3
 FORMATS = ("jsonl", "csv")
 #: The service's default page, as in the other sections (the mirror asks for 150).
 PAGE_SIZE = 75
+#: How both runs of a round are started: the default cache, or a cache directory they share.
+CACHES = ("default", "--cache DIR")
 
 
-def _command(base_url: str, out: Path, format: str) -> list[str]:
+def _command(base_url: str, out: Path, format: str, cache: Path | None) -> list[str]:
     return [sys.executable, "-m", "wadlclient", "mirror", base_url, "cookbooks",
             "--out", str(out), "--op", "find_recipes", "--arg", "search=Generated",
-            "--format", format, "--quiet"]  # fmt: skip
+            "--format", format, "--quiet",
+            *(["--cache", str(cache)] if cache is not None else [])]  # fmt: skip
 
 
-def _run(base_url: str, out: Path, format: str, kill_at: float | None = None) -> float:
+def _run(
+    base_url: str, out: Path, format: str, kill_at: float | None = None, cache: Path | None = None
+) -> float:
     """One mirror in a child process, killed after ``kill_at`` seconds if given; its wall."""
     started = time.perf_counter()
     child = subprocess.Popen(
-        _command(base_url, out, format), cwd=REPO_ROOT, env=measured_env(),
+        _command(base_url, out, format, cache), cwd=REPO_ROOT, env=measured_env(),
         stderr=subprocess.PIPE,
     )  # fmt: skip
     try:
@@ -101,18 +109,26 @@ def _pages(journal: Any) -> list[tuple[int, int]]:
     return pages
 
 
-def _round(service: Any, format: str, full: float, seed: int, scratch: Path) -> dict[str, Any]:
+def _round(
+    service: Any, format: str, full: float, seed: int, scratch: Path, cache: str
+) -> dict[str, Any]:
     """One kill and resume: what the output holds and what was read twice."""
     rng = random.Random(seed)
     kill_at = rng.uniform(0.05, 0.95) * full
     out = Path(tempfile.mkdtemp(dir=scratch))
+    shared = out.parent / (out.name + "-cache") if cache != CACHES[0] else None
     service.journal.clear()
-    killed_wall = _run(service.base_url, out, format, kill_at)
+    killed_wall = _run(service.base_url, out, format, kill_at, shared)
     time.sleep(0.5)  # the killed child's requests still in the service are answered
     done = _committed(out)
     first = _pages(service.journal)
     service.journal.clear()
-    resumed_wall = _run(service.base_url, out, format)
+    try:
+        resumed_wall = _run(service.base_url, out, format, cache=shared)
+    except RuntimeError as error:
+        # The run after the kill failed: the round says why (a failure of the mirror).
+        return {"cache": cache, "seed": seed, "kill_at": round(kill_at, 2), "committed": done,
+                "error": str(error).strip().splitlines()[-1]}  # fmt: skip
     second = _pages(service.journal)
     read = set()
     for start, size in first:
@@ -122,7 +138,8 @@ def _round(service: Any, format: str, full: float, seed: int, scratch: Path) -> 
     positions = {p for start, size in again for p in range(start, start + size) if p in read}
     links = _links(out, format)
     return {
-        "seed": seed, "kill_at": round(kill_at, 2), "killed_wall": round(killed_wall, 2),
+        "cache": cache, "seed": seed, "kill_at": round(kill_at, 2),
+        "killed_wall": round(killed_wall, 2),
         "resumed_wall": round(resumed_wall, 2), "committed": done, "rows": len(links),
         "distinct": len(set(links)), "pages_again": len(again),
         "entries_again": len(positions), "before_place": sum(1 for p in positions if p < done),
@@ -142,11 +159,12 @@ def measure(scratch: Path, smoke: bool = False, rounds: int = ROUNDS) -> dict[st
             print(f"  {format}: uninterrupted {full:.2f} s", flush=True)
             found = []
             for _ in range(1 if smoke else rounds):
-                seed = int.from_bytes(os.urandom(4), "big")
-                got = _round(service, format, full, seed, scratch)
-                got["expected"] = entries  # every generated recipe matches "Generated"
-                found.append(got)
-                print(f"  {format}: {got}", flush=True)
+                for cache in CACHES:
+                    seed = int.from_bytes(os.urandom(4), "big")
+                    got = _round(service, format, full, seed, scratch, cache)
+                    got["expected"] = entries  # every generated recipe matches "Generated"
+                    found.append(got)
+                    print(f"  {format}: {got}", flush=True)
             results["formats"][format] = {"full": full, "rounds": found}
     results["load_end"] = load_average()
     return results
@@ -157,7 +175,9 @@ def failures(results: dict[str, Any]) -> list[str]:
     bad = []
     for format, found in results["formats"].items():
         for got in found["rounds"]:
-            if not got["rows"] == got["distinct"] == got["expected"]:
+            if "error" in got:
+                bad.append(f"{format}, {got['cache']} cache, seed {got['seed']}: {got['error']}")
+            elif not got["rows"] == got["distinct"] == got["expected"]:
                 bad.append(f"{format}, seed {got['seed']}: {got['rows']} rows, "
                            f"{got['distinct']} distinct, {got['expected']} expected")  # fmt: skip
     return bad
@@ -172,34 +192,45 @@ def markdown(results: dict[str, Any]) -> str:
         "`python -m benchmarks.mirrorkill` (`make soak`): per format, one uninterrupted "
         "`wadlclient mirror` (its wall sets the window), then per round a run killed at a "
         "random moment in 5-95 % of that window and the same command again, each in a fresh "
-        "directory. Pages read twice: page requests of the second run that cover positions "
+        "directory, with the command's default cache and with a `--cache DIR` both runs "
+        "share. Pages read twice: page requests of the second run that cover positions "
         "the killed run had read (goal: at most 1); of the entries they cover, those before "
         "the place the killed run had committed. Goal: every entry exactly once. "
         f"Load average at start {results['load_start']}, at end {results['load_end']}.",
         "",
-        "| format | uninterrupted | killed at | committed then | resumed run | rows "
+        "| format | cache | uninterrupted | killed at | committed then | resumed run | rows "
         "| duplicates | missing | pages read twice | entries read twice (before the place) "
         "| seed |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for format, found in results["formats"].items():
         for got in found["rounds"]:
+            if "error" in got:
+                lines.append(
+                    f"| {format} | {got['cache']} | {found['full']:.2f} s | {got['kill_at']:.2f} s "
+                    f"| {got['committed']} | failed: {got['error']} | | | | | | {got['seed']} |"
+                )
+                continue
             lines.append(
-                f"| {format} | {found['full']:.2f} s | {got['kill_at']:.2f} s "
+                f"| {format} | {got['cache']} | {found['full']:.2f} s | {got['kill_at']:.2f} s "
                 f"| {got['committed']} | {got['resumed_wall']:.2f} s | {got['rows']} "
                 f"| {got['rows'] - got['distinct']} | {got['expected'] - got['distinct']} "
                 f"| {got['pages_again']} | {got['entries_again']} ({got['before_place']}) "
                 f"| {got['seed']} |"
             )
     bad = failures(results)
-    pages = [got["pages_again"] for found in results["formats"].values() for got in found["rounds"]]
-    lines += [
-        "",
-        f"Every entry exactly once: {'yes' if not bad else 'NO: ' + '; '.join(bad)}. "
-        f"Pages read twice: median {statistics.median(pages):g}, most {max(pages)} "
-        f"(goal at most 1: {'meets' if max(pages) <= 1 else 'misses'}; "
-        f"{sum(1 for p in pages if p > 1)} of {len(pages)} rounds above).",
-    ]
+    lines += ["", f"Every entry exactly once: {'yes' if not bad else 'NO: ' + '; '.join(bad)}."]
+    for cache in CACHES:
+        rounds = [got for found in results["formats"].values() for got in found["rounds"]]
+        kept = [got for got in rounds if got["cache"] == cache and "error" not in got]
+        pages = [got["pages_again"] for got in kept]
+        if not pages:
+            continue
+        lines[-1] += (
+            f" Pages read twice, {cache} cache: median {statistics.median(pages):g}, most "
+            f"{max(pages)} (goal at most 1: {'meets' if max(pages) <= 1 else 'misses'}; "
+            f"{sum(1 for p in pages if p > 1)} of {len(pages)} rounds above)."
+        )
     return "\n".join(lines) + "\n"
 
 
