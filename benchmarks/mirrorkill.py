@@ -37,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlsplit
 
 from benchmarks.config import REPO_ROOT, measured_env
 from benchmarks.report import load_average
@@ -170,13 +170,25 @@ def measure(scratch: Path, smoke: bool = False, rounds: int = ROUNDS) -> dict[st
     return results
 
 
+def _short(error: str) -> str:
+    """An error's message with each URL cut to its query's ``ws.start`` (the rows stay short)."""
+    words = []
+    for word in error.removeprefix("mirror exited 1: ").split():
+        if "://" in word:
+            start = dict(parse_qsl(urlsplit(word).query)).get("ws.start")
+            word = f"<page ws.start={start}>" if start is not None else "<URL>"
+        words.append(word)
+    return " ".join(words)
+
+
 def failures(results: dict[str, Any]) -> list[str]:
     """The rounds whose output misses an entry or holds one twice, said plainly."""
     bad = []
     for format, found in results["formats"].items():
         for got in found["rounds"]:
             if "error" in got:
-                bad.append(f"{format}, {got['cache']} cache, seed {got['seed']}: {got['error']}")
+                bad.append(f"{format}, {got['cache']} cache, seed {got['seed']}: "
+                           f"{_short(got['error'])}")  # fmt: skip
             elif not got["rows"] == got["distinct"] == got["expected"]:
                 bad.append(f"{format}, seed {got['seed']}: {got['rows']} rows, "
                            f"{got['distinct']} distinct, {got['expected']} expected")  # fmt: skip
@@ -208,7 +220,8 @@ def markdown(results: dict[str, Any]) -> str:
             if "error" in got:
                 lines.append(
                     f"| {format} | {got['cache']} | {found['full']:.2f} s | {got['kill_at']:.2f} s "
-                    f"| {got['committed']} | failed: {got['error']} | | | | | | {got['seed']} |"
+                    f"| {got['committed']} | failed: {_short(got['error'])} | | | | | "
+                    f"| {got['seed']} |"
                 )
                 continue
             lines.append(
@@ -219,9 +232,10 @@ def markdown(results: dict[str, Any]) -> str:
                 f"| {got['seed']} |"
             )
     bad = failures(results)
-    lines += ["", f"Every entry exactly once: {'yes' if not bad else 'NO: ' + '; '.join(bad)}."]
+    rounds = [got for found in results["formats"].values() for got in found["rounds"]]
+    verdict = "yes" if not bad else f"NO: {len(bad)} of {len(rounds)} rounds failed (above)"
+    lines += ["", f"Every entry exactly once: {verdict}."]
     for cache in CACHES:
-        rounds = [got for found in results["formats"].values() for got in found["rounds"]]
         kept = [got for got in rounds if got["cache"] == cache and "error" not in got]
         pages = [got["pages_again"] for got in kept]
         if not pages:
