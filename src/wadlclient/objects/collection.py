@@ -368,16 +368,12 @@ class Collection(Resource, Generic[EntryT]):
         return shards
 
     def _meeting_entries(self, starts: list[int], meets: list[int]) -> list[list[Any]]:
-        """The first ``ANCHORS`` entries of each part in ``meets``, asked for concurrently."""
-        if len(meets) < 2:
-            return [self._pages.entries(starts[i], starts[i] + ANCHORS) for i in meets]
-        # Imported here, as links.py does: a script that makes no shards pays nothing for it.
-        from concurrent.futures import ThreadPoolExecutor
+        """The first ``ANCHORS`` entries of each part in ``meets``, asked for together."""
+        from concurrent.futures import ThreadPoolExecutor  # as in links.py: shards only pay it
 
-        with ThreadPoolExecutor(min(MAX_WORKERS, len(meets)), "wadlclient-shards") as pool:
-            entries = self._pages.entries
-            asked = [pool.submit(entries, starts[i], starts[i] + ANCHORS) for i in meets]
-            return [future.result() for future in asked]
+        stops = [starts[i] + ANCHORS for i in meets]
+        with ThreadPoolExecutor(max(1, min(MAX_WORKERS, len(meets))), "wadlclient-shards") as pool:
+            return list(pool.map(self._pages.entries, [starts[i] for i in meets], stops))
 
     @overload
     def __getitem__(self, key: int) -> EntryT: ...
