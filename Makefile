@@ -15,7 +15,7 @@ DIGEST := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DEMO_STAMP := $(VENV)/.demo-$(DIGEST)
 STAMP  := $(VENV)/.installed-$(DIGEST)
 
-.PHONY: launchpad-typed demo test redis-server test-launchpadlib test-restfulclient lint docs package bench bench-smoke fuzz venv clean
+.PHONY: launchpad-typed demo test redis-server test-launchpadlib test-restfulclient lint docs package bench bench-smoke soak fuzz venv clean
 
 # make demo: only what the tour needs, the client and the example service ([server]).
 $(DEMO_STAMP): pyproject.toml
@@ -107,6 +107,12 @@ bench: $(STAMP)
 
 bench-smoke: $(STAMP)
 	$(BIN)/python -m benchmarks.run --smoke
+
+# A mirror of 20,000 recipes at 150 ms killed with SIGKILL at random moments and run again,
+# JSONL and CSV (issue 42): minutes, so not in `make test` (which runs it at 1,000 recipes);
+# fails when an entry is missing or twice. ROUNDS=N kills per format (default 3).
+soak: $(STAMP)
+	$(BIN)/python -m benchmarks.mirrorkill --rounds $(or $(ROUNDS),3)
 
 # The end-to-end fuzzer from new seeds, for a nightly job (the suite runs one fixed seed).
 fuzz: $(STAMP)

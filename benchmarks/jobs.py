@@ -92,8 +92,8 @@ def child(row: str, base_url: str, redis_url: str) -> dict[str, Any]:
 
 
 @contextmanager
-def celery_workers(redis_url: str, logs: Path) -> Iterator[None]:
-    """``WORKERS`` worker processes of the fleet on ``redis_url``, stopped at the end."""
+def celery_workers(redis_url: str, logs: Path, app: str = "wadlclient.celery") -> Iterator[None]:
+    """``WORKERS`` worker processes of the fleet's ``app`` on ``redis_url``, stopped at the end."""
     env = measured_env()
     env["WADLCLIENT_FLEET_REDIS"] = redis_url
     if os.geteuid() == 0:
@@ -102,7 +102,7 @@ def celery_workers(redis_url: str, logs: Path) -> Iterator[None]:
     try:
         for n in range(WORKERS):
             command = [
-                sys.executable, "-m", "celery", "-A", "wadlclient.celery", "worker",
+                sys.executable, "-m", "celery", "-A", app, "worker",
                 "--pool=solo", f"--hostname=bench{n}@%h", "--without-gossip",
                 "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
             ]  # fmt: skip

@@ -65,6 +65,7 @@ SECTIONS: dict[str, str] = {
     "fleet": "16 workers on one Redis cache, walks, mixed load",
     "jobs": "a job over 4,000 entries at 150 ms: 1 process, 4 processes, 4 Celery workers",
     "mirrors": "mirrors of 20,000 recipes at 150 ms: first, second (filter or not), 4 shards",
+    "mirrorkill": "mirrors of 20,000 recipes at 150 ms killed with SIGKILL and run again",
 }
 
 

@@ -62,6 +62,24 @@ def test_four_shards_of_20000_entries_yield_every_entry_once(
     assert len(pages) <= 1 + 3 + len(one_walk) // 300 + 4 + 4
 
 
+def test_the_entries_where_the_parts_meet_are_asked_for_together(
+    cookbook_service_factory: Callable[..., RunningService], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fleet waits one round trip for where its parts meet, not one per part."""
+    monkeypatch.setattr(Collection, "ITERATION_PAGE_SIZE", 10)
+    service = cookbook_service_factory(seed_recipes=60, page_size=10, latency_ms=300)
+    with ServiceRoot(None, service.base_url) as root:
+        recipes = root.recipes
+        total = len(recipes)
+        clear_journal(service)
+        recipes.shards(4)
+        asked = journal_entries(service)
+
+    starts = sorted(int(e.query.split("&")[0].removeprefix("ws.start=")) for e in asked)
+    assert starts == [part * total // 4 for part in (1, 2, 3)]
+    assert service.journal.most_concurrent() == 3
+
+
 def test_shards_pickle_and_keep_their_identity(small: RunningService) -> None:
     with ServiceRoot(None, small.base_url) as root:
         shards = root.recipes.shards(3)

@@ -52,6 +52,16 @@ def test_another_mirrors_directory_is_one_line_of_error(
         "(op find_recipes, jsonl); give another directory\n"  # fmt: skip
 
 
+def test_work_that_cannot_be_imported_is_one_line_of_error(
+    service: RunningService, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(arguments(service, tmp_path / "m", "--work", "no_such_module:f"))
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith("wadlclient: work 'no_such_module:f': cannot import 'no_such_module'")
+    assert err.count("\n") == 1
+
+
 class InterruptAfter:
     """A progress display whose user presses Ctrl-C once ``limit`` entries are committed."""
 

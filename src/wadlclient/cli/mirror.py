@@ -51,6 +51,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", choices=("local", "celery"), default="local",
                         help="celery: the shards on the fleet's workers "
                         "(celery -A wadlclient.mirror.tasks worker; docs/fleet.md)")  # fmt: skip
+    parser.add_argument("--work", metavar="MODULE:FUNCTION",
+                        help="call this function with each entry copied (a call to another "
+                        "system), in the process that walks its shard")  # fmt: skip
     parser.add_argument("--report", metavar="FILE", help="save the run's report as JSON")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors (cron)")
 
@@ -89,7 +92,7 @@ def _run(args: argparse.Namespace) -> int:
                 op=args.op, args=dict(args.arg), format=args.format,
                 since_arg=args.since_arg, since_field=args.since_field,
                 shards=args.shards, progress=progress,
-                walk_all=walk_all,
+                walk_all=walk_all, work=args.work,
             )  # fmt: skip
         except MirrorError as error:
             raise UsageError(str(error)) from None

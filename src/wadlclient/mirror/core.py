@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urljoin
 
+from wadlclient.fleet.work import FleetError, resolve_work
 from wadlclient.mirror.files import Row, read_jsonl, write_csv, write_jsonl
 from wadlclient.mirror.parts import PARTS, dump_walkable, read_parts, walk_shard
 from wadlclient.mirror.state import MirrorError, Run, Source, State
@@ -231,7 +232,9 @@ WalkAll = Callable[[Path, Run, "Progress | None"], None]
 def _walk_here(directory: Path, run: Run, progress: Progress | None) -> None:
     advance = None if progress is None else progress.advance
     for index, walkable in enumerate(run.walkables):
-        walk_shard(str(directory), index, walkable, Collection.ITERATION_PAGE_SIZE, advance)
+        walk_shard(
+            str(directory), index, walkable, Collection.ITERATION_PAGE_SIZE, advance, run.work
+        )
 
 
 def mirror(
@@ -247,12 +250,15 @@ def mirror(
     shards: int = 1,
     progress: Progress | None = None,
     walk_all: WalkAll | None = None,
+    work: str | None = None,
 ) -> Report:
     """Copy ``collection`` (a name, path or URL of ``root``'s service) to ``out``; the changes.
 
     ``op``/``args``: a named operation of it whose result is copied instead.
     ``since_arg``: the operation's argument that filters by modification
     (``modified_since``); ``since_field``: the entries' field it filters on.
+    ``work``: a function called with each entry copied, as ``"package.module:function"``
+    (a call to another system; imported by each shard's worker): at least once per entry.
     Runs again after a crash go on from the last commit; see the module's doc.
     """
     if format not in FORMATS:
@@ -261,6 +267,11 @@ def mirror(
         raise MirrorError("since_arg names an argument of a named operation: give op too")
     if shards < 1:
         raise MirrorError(f"shards must be at least 1, not {shards}")
+    if work is not None:
+        try:
+            resolve_work(work)
+        except FleetError as error:
+            raise MirrorError(str(error)) from None
     directory = Path(out)
     directory.mkdir(parents=True, exist_ok=True)
     source = Source(collection, op, dict(args or {}), since_arg, since_field)
@@ -276,6 +287,7 @@ def mirror(
         state.run = _plan(root, directory, state, shards)
         state.save(directory)
     run = state.run
+    run.work = work
     if run.phase == "walking":
         if progress is not None:
             progress.start(None if run.mode == "since" else _total(root, source))

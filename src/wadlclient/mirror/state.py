@@ -44,6 +44,7 @@ class Run:
     ``walkables`` are the pickled shards (one: the collection); each keeps
     its own progress (`wadlclient.mirror.parts`). ``phase`` becomes
     ``finishing`` once ``report`` (links by kind) and the next snapshot are written.
+    ``work``: the per-entry work of this run's walk (`wadlclient.mirror.parts`), if any.
     """
 
     mode: str
@@ -52,6 +53,7 @@ class Run:
     walkables: list[str] = field(default_factory=list)
     phase: str = "walking"
     report: dict[str, list[Any]] | None = None
+    work: str | None = None
 
 
 @dataclass

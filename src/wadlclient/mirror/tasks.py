@@ -23,8 +23,10 @@ from wadlclient.objects import Collection
 __all__ = ["app", "mirror_shard_task", "on_celery"]
 
 
-def _mirror_shard(self: Task, directory: str, index: int, walkable: str) -> int:
-    return walk_shard(directory, index, walkable, Collection.ITERATION_PAGE_SIZE)
+def _mirror_shard(
+    self: Task, directory: str, index: int, walkable: str, work: str | None = None
+) -> int:
+    return walk_shard(directory, index, walkable, Collection.ITERATION_PAGE_SIZE, None, work)
 
 
 mirror_shard_task: Task = app.task(name="wadlclient.mirror_shard", bind=True, acks_late=True)(
@@ -37,7 +39,7 @@ def on_celery(timeout: float | None = None) -> WalkAll:
 
     def walk_all(directory: Path, run: Run, progress: Progress | None) -> None:
         tasks = group(
-            mirror_shard_task.s(str(directory), index, walkable)
+            mirror_shard_task.s(str(directory), index, walkable, run.work)
             for index, walkable in enumerate(run.walkables)
         )
         result = tasks.apply_async()

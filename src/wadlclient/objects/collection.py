@@ -347,27 +347,33 @@ class Collection(Resource, Generic[EntryT]):
         """The walk split into ``n`` parts that pickle (`Shard`), together every entry once.
 
         Costs a request for the size (unless known) and one per part after
-        the first, for the entries where the parts meet.
+        the first, for the entries where the parts meet: those are sent
+        together (at most ``MAX_WORKERS`` in flight), so a fleet waits one
+        round trip for them, not one per part.
         """
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"shards(n) needs a whole number of parts of 1 or more, not {n!r}")
         total = len(self)
         starts = [index * total // n for index in range(n)] + [total]
         empty = [starts[index] == starts[index + 1] for index in range(n)]
-        firsts: list[tuple[str, ...]] = []
-        for index in range(n):
-            start = starts[index]
-            if empty[index] or index == 0:
-                firsts.append(())
-                continue
-            documents = self._pages.entries(start, start + ANCHORS)
-            firsts.append(tuple(str(document.get("self_link")) for document in documents))
+        meets = [index for index in range(1, n) if not empty[index]]
+        firsts: list[tuple[str, ...]] = [()] * n
+        for index, documents in zip(meets, self._meeting_entries(starts, meets), strict=True):
+            firsts[index] = tuple(str(document.get("self_link")) for document in documents)
         shards = []
         for index in range(n):
             stop = next((firsts[i] for i in range(index + 1, n) if not empty[i]), ())
             shard = Shard(self, index, n, starts[index], firsts[index], stop, total, empty[index])
             shards.append(shard)
         return shards
+
+    def _meeting_entries(self, starts: list[int], meets: list[int]) -> list[list[Any]]:
+        """The first ``ANCHORS`` entries of each part in ``meets``, asked for together."""
+        from concurrent.futures import ThreadPoolExecutor  # as in links.py: shards only pay it
+
+        stops = [starts[i] + ANCHORS for i in meets]
+        with ThreadPoolExecutor(max(1, min(MAX_WORKERS, len(meets))), "wadlclient-shards") as pool:
+            return list(pool.map(self._pages.entries, [starts[i] for i in meets], stops))
 
     @overload
     def __getitem__(self, key: int) -> EntryT: ...
