@@ -111,12 +111,6 @@ def test_a_mirror_killed_mid_walk_resumes_every_entry_once(
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a walk resumed with the pages its killed walk kept (wadlclient.objects.kept) "
-    "refuses the mirror's next page: 'the pages loop: ...ws.start=150 was already served in "
-    "this walk', on every run after for as long as the pages are kept",
-)
 def test_a_mirror_killed_after_its_first_part_resumes_with_a_cache_directory(
     service: RunningService, tmp_path: Path
 ) -> None:
