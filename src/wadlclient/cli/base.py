@@ -121,7 +121,9 @@ def reach_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"timeout": args.timeout, "deadline": args.timeout, "retry": retry}
 
 
-def add_service_arguments(parser: argparse.ArgumentParser) -> None:
+def add_service_arguments(
+    parser: argparse.ArgumentParser, cache_default: str = "none kept"
+) -> None:
     """SERVICE and the options that say how to reach it, for commands that talk to one."""
     parser.add_argument("service", metavar="SERVICE", help="e.g. http://127.0.0.1:8080/")
     parser.add_argument(
@@ -129,7 +131,9 @@ def add_service_arguments(parser: argparse.ArgumentParser) -> None:
         default="1.0",
         help="the version path segment (default 1.0; 'none' if SERVICE has it)",
     )
-    parser.add_argument("--cache", help="a cache directory kept across runs (default: none kept)")
+    parser.add_argument(
+        "--cache", help=f"a cache directory kept across runs (default: {cache_default})"
+    )
     parser.add_argument(
         "--basic",
         metavar="USER",

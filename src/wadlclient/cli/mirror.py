@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
 from wadlclient.cli.base import Command, UsageError, add_service_arguments, open_root
 
 __all__ = ["MIRROR"]
+
+#: The cache directory of a mirror run without ``--cache``, inside its ``--out``.
+CACHE = ".cache"
 
 #: A kind's links are printed one a line up to this many; beyond, only its count.
 _LISTED = 50
@@ -33,7 +37,7 @@ def _positive(text: str) -> int:
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
-    add_service_arguments(parser)
+    add_service_arguments(parser, cache_default=f"DIR/{CACHE}")
     parser.add_argument(
         "collection", metavar="COLLECTION", help="a top-level collection, path or URL"
     )
@@ -85,6 +89,9 @@ def _run(args: argparse.Namespace) -> int:
         walk_all = on_celery()
     elif args.shards > 1:
         walk_all = in_processes(args.shards)
+    if args.cache is None:
+        # The mirror's own: a run after a kill finds there the pages its walk had fetched ahead.
+        args.cache = os.path.join(args.out, CACHE)
     with open_root(args) as root:
         try:
             report = mirror(
