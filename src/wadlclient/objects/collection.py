@@ -303,7 +303,7 @@ class Collection(Resource, Generic[EntryT]):
 
         ``resume``: a token of an earlier walk of this collection (from any
         process, with a root of the same service); the walk goes on with the
-        entry after it, re-reading at most one page. A token of another
+        entry after it (what it reads again: docs/long-jobs.md). A token of another
         collection or service, or one damaged, is a `WalkTokenError`.
         """
         scope = Scope.of(self._session.root_url, self._url)
