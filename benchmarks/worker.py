@@ -81,15 +81,27 @@ def _child_seconds(workload: str, client: str, base_url: str, cache: Path) -> fl
     return float(json.loads(completed.stdout.strip().splitlines()[-1])["seconds"])
 
 
+def _in_process_seconds(workload: str, client: str, base_url: str, cache: Path) -> float:
+    """A start-up sample's work done in this process: `benchmarks.child`'s code, no interpreter.
+
+    Only the smoke run asks for it (a row with ``fresh`` false): its figures
+    mean nothing, and the rows it keeps in new interpreters prove that path.
+    """
+    from benchmarks.child import measure
+
+    return measure(workload, client, base_url, str(cache))
+
+
 def fresh_process_timer(
-    workload: str, client: str, base_url: str, cache: str | None
+    workload: str, client: str, base_url: str, cache: str | None, *, fresh: bool = True
 ) -> Callable[[int], float]:
-    """A pyperf time function: each loop is one new interpreter.
+    """A pyperf time function: each loop is one new interpreter (``fresh``, always in a full run).
 
     ``cold_start`` and ``script_start`` get a new empty cache directory per
     sample; ``warm_start``
     reuses the prefilled one it was given.
     """
+    sample = _child_seconds if fresh else _in_process_seconds
 
     def time_func(loops: int) -> float:
         total = 0.0
@@ -98,12 +110,12 @@ def fresh_process_timer(
                 total += script_seconds(client, base_url, Path(cache))
                 continue
             if cache is not None:
-                total += _child_seconds(workload, client, base_url, Path(cache))
+                total += sample(workload, client, base_url, Path(cache))
                 continue
             SCRATCH_ROOT.mkdir(exist_ok=True)
             empty = Path(tempfile.mkdtemp(prefix="cold-", dir=SCRATCH_ROOT))
             try:
-                total += _child_seconds(workload, client, base_url, empty)
+                total += sample(workload, client, base_url, empty)
             finally:
                 shutil.rmtree(empty, ignore_errors=True)
         return total
@@ -269,7 +281,10 @@ def process_timer(args: argparse.Namespace) -> Callable[[int], float] | None:
     if args.workload.startswith("process_"):
         return whole_process_timer(args.workload, args.client, args.base_url, args.cache)
     if args.workload in START_UPS:
-        return fresh_process_timer(args.workload, args.client, args.base_url, args.cache)
+        fresh = getattr(args, "fresh", True)
+        return fresh_process_timer(
+            args.workload, args.client, args.base_url, args.cache, fresh=fresh
+        )
     return None
 
 
@@ -366,7 +381,8 @@ def take_batch(runner: pyperf.Runner, args: argparse.Namespace) -> None:
     Each row is sampled as it would be alone (one benchmark of the output
     suite each, under tracemalloc if ``tracemalloc``); a row with ``count``
     has its requests counted with the service's journal (`SampleCounter`),
-    where ``--count`` takes a process of its own.
+    where ``--count`` takes a process of its own; a start-up row with ``fresh``
+    false takes its sample in this process (`benchmarks.smoke.IN_WORKER`).
     A failing row is reported in the counts file and the next row still runs.
     """
     results: dict[str, dict[str, object]] = {}
