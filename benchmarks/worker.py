@@ -144,20 +144,44 @@ SCRIPTS = {
 }
 
 
+def _script_in_process(workload: str, client: str, argv: list[str]) -> Callable[[int], float]:
+    """A script row's samples run in this process: the same script, its ``sys.argv``, no spawn.
+
+    Only the smoke run asks for it (a row with ``fresh`` false): its figures
+    mean nothing, and ``process_script`` still runs each client's script in
+    a new interpreter.
+    """
+    code = compile(SCRIPTS[client], f"<{workload} {client}>", "exec")
+
+    def time_func(loops: int) -> float:
+        saved, sys.argv = sys.argv, ["-c", *argv]
+        try:
+            started = time.perf_counter()
+            for _ in range(loops):
+                exec(code, {"__name__": "__main__"})
+            return time.perf_counter() - started
+        finally:
+            sys.argv = saved
+
+    return time_func
+
+
 def whole_process_timer(
-    workload: str, client: str, base_url: str, cache: str | None
+    workload: str, client: str, base_url: str, cache: str | None, *, fresh: bool = True
 ) -> Callable[[int], float]:
     """A pyperf time function: each loop is one user's script, timed from spawn to exit.
 
     The cache is reused between samples (the warm-up sample fills it when
-    no prefilled one was given).
+    no prefilled one was given). Not ``fresh`` (the smoke run only): the
+    script runs in this process.
     """
     if cache is None:
         SCRATCH_ROOT.mkdir(exist_ok=True)
         cache = tempfile.mkdtemp(prefix="script-", dir=SCRATCH_ROOT)
-    command = [sys.executable, "-c", SCRIPTS[client], base_url, cache]
-    if workload == "process_script":
-        command.append("read")
+    argv = [base_url, cache, *(["read"] if workload == "process_script" else [])]
+    if not fresh:
+        return _script_in_process(workload, client, argv)
+    command = [sys.executable, "-c", SCRIPTS[client], *argv]
     env = measured_env()
 
     def time_func(loops: int) -> float:
@@ -278,10 +302,12 @@ def journal(base_url: str, method: str = "GET") -> dict[str, int]:
 
 def process_timer(args: argparse.Namespace) -> Callable[[int], float] | None:
     """The time function of a row timed in new processes; ``None`` for a row timed in this one."""
+    fresh = getattr(args, "fresh", True)  # false only in a smoke row (`benchmarks.smoke`)
     if args.workload.startswith("process_"):
-        return whole_process_timer(args.workload, args.client, args.base_url, args.cache)
+        return whole_process_timer(
+            args.workload, args.client, args.base_url, args.cache, fresh=fresh
+        )
     if args.workload in START_UPS:
-        fresh = getattr(args, "fresh", True)
         return fresh_process_timer(
             args.workload, args.client, args.base_url, args.cache, fresh=fresh
         )
