@@ -23,10 +23,7 @@ import functools
 import http.client
 import json
 import shutil
-import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -35,9 +32,9 @@ from urllib.parse import urlsplit
 import pyperf  # type: ignore[import-untyped]
 
 from benchmarks.clients import VERSION, Driver, make_driver
-from benchmarks.config import REPO_ROOT, SCRATCH_ROOT, measured_env
-from benchmarks.lprow import script_seconds
+from benchmarks.config import SCRATCH_ROOT
 from benchmarks.peakmem import peak_timer
+from benchmarks.startups import START_UPS, fresh_process_timer, whole_process_timer
 
 ITERATIONS = (
     "iterate", "iterate_latency", "iterate_same_pages", "iterate_100k",
@@ -46,11 +43,6 @@ ITERATIONS = (
 
 #: Workloads whose value is the peak private memory of the worker while it walks.
 PEAK_MEMORY = ("rss", "rss_small")
-
-#: Workloads timed in a new interpreter per sample (`benchmarks.child`).
-START_UPS = (
-    "import", "import_launchpad", "cold_start", "script_start", "warm_start", "launchpadlib",
-)  # fmt: skip
 
 #: Worker options forwarded when pyperf itself spawns worker processes.
 _FORWARDED = ("workload", "client", "base_url", "cache", "params")
@@ -61,106 +53,6 @@ def _forward_args(args: argparse.Namespace, cmd: list[str]) -> None:
         value = getattr(args, name)
         if value is not None:
             cmd.extend([f"--{name.replace('_', '-')}", str(value)])
-
-
-def _child_seconds(workload: str, client: str, base_url: str, cache: Path) -> float:
-    """Run one start-up sample in a new interpreter and return its seconds."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks.child", workload, client, base_url, str(cache)],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env=measured_env(),
-    )
-    if completed.returncode != 0:
-        raise RuntimeError(
-            f"{workload}/{client} child failed ({completed.returncode}):\n{completed.stderr}"
-        )
-    return float(json.loads(completed.stdout.strip().splitlines()[-1])["seconds"])
-
-
-def fresh_process_timer(
-    workload: str, client: str, base_url: str, cache: str | None
-) -> Callable[[int], float]:
-    """A pyperf time function: each loop is one new interpreter.
-
-    ``cold_start`` and ``script_start`` get a new empty cache directory per
-    sample; ``warm_start``
-    reuses the prefilled one it was given.
-    """
-
-    def time_func(loops: int) -> float:
-        total = 0.0
-        for _ in range(loops):
-            if workload == "launchpadlib" and cache is not None:
-                total += script_seconds(client, base_url, Path(cache))
-                continue
-            if cache is not None:
-                total += _child_seconds(workload, client, base_url, Path(cache))
-                continue
-            SCRATCH_ROOT.mkdir(exist_ok=True)
-            empty = Path(tempfile.mkdtemp(prefix="cold-", dir=SCRATCH_ROOT))
-            try:
-                total += _child_seconds(workload, client, base_url, empty)
-            finally:
-                shutil.rmtree(empty, ignore_errors=True)
-        return total
-
-    return time_func
-
-
-#: A user's whole script per client: argv is the base URL and the cache directory;
-#: ``read`` as a third argument reads one collection (ten entries, one field each).
-SCRIPTS = {
-    "ours": "import sys, wadlclient\n"
-    "root = wadlclient.ServiceRoot(None, sys.argv[1], cache=sys.argv[2], version='1.0')\n"
-    "if sys.argv[3:]:\n    [recipe.id for recipe in root.recipes[:10]]\n",
-    "lazr": "import sys, lazr.restfulclient.resource as resource\n"
-    "root = resource.ServiceRoot(None, sys.argv[1], cache=sys.argv[2], version='1.0')\n"
-    "if sys.argv[3:]:\n    [recipe.id for recipe in root.recipes[:10]]\n",
-    "http.client": "import sys, json, http.client, urllib.parse\n"
-    "base = urllib.parse.urlsplit(sys.argv[1])\n"
-    "connection = http.client.HTTPConnection(base.netloc)\n"
-    "def get(path):\n"
-    "    connection.request('GET', path, headers={'Accept': 'application/json'})\n"
-    "    return json.loads(connection.getresponse().read())\n"
-    "get(base.path + '1.0/')\n"
-    "if sys.argv[3:]:\n"
-    "    [e['id'] for e in get(base.path + '1.0/recipes?ws.size=10')['entries']]\n",
-}
-
-
-def whole_process_timer(
-    workload: str, client: str, base_url: str, cache: str | None
-) -> Callable[[int], float]:
-    """A pyperf time function: each loop is one user's script, timed from spawn to exit.
-
-    The cache is reused between samples (the warm-up sample fills it when
-    no prefilled one was given).
-    """
-    if cache is None:
-        SCRATCH_ROOT.mkdir(exist_ok=True)
-        cache = tempfile.mkdtemp(prefix="script-", dir=SCRATCH_ROOT)
-    command = [sys.executable, "-c", SCRIPTS[client], base_url, cache]
-    if workload == "process_script":
-        command.append("read")
-    env = measured_env()
-
-    def time_func(loops: int) -> float:
-        total = 0.0
-        for _ in range(loops):
-            started = time.perf_counter()
-            completed = subprocess.run(
-                command, capture_output=True, text=True, env=env, check=False
-            )
-            total += time.perf_counter() - started
-            if completed.returncode != 0:
-                raise RuntimeError(f"{workload}/{client} script failed:\n{completed.stderr!r}")
-        return total
-
-    return time_func
 
 
 #: The two untimed questions below are asked once per process and answered from then on:
@@ -266,10 +158,15 @@ def journal(base_url: str, method: str = "GET") -> dict[str, int]:
 
 def process_timer(args: argparse.Namespace) -> Callable[[int], float] | None:
     """The time function of a row timed in new processes; ``None`` for a row timed in this one."""
+    fresh = getattr(args, "fresh", True)  # false only in a smoke row (`benchmarks.smoke`)
     if args.workload.startswith("process_"):
-        return whole_process_timer(args.workload, args.client, args.base_url, args.cache)
+        return whole_process_timer(
+            args.workload, args.client, args.base_url, args.cache, fresh=fresh
+        )
     if args.workload in START_UPS:
-        return fresh_process_timer(args.workload, args.client, args.base_url, args.cache)
+        return fresh_process_timer(
+            args.workload, args.client, args.base_url, args.cache, fresh=fresh
+        )
     return None
 
 
@@ -366,7 +263,8 @@ def take_batch(runner: pyperf.Runner, args: argparse.Namespace) -> None:
     Each row is sampled as it would be alone (one benchmark of the output
     suite each, under tracemalloc if ``tracemalloc``); a row with ``count``
     has its requests counted with the service's journal (`SampleCounter`),
-    where ``--count`` takes a process of its own.
+    where ``--count`` takes a process of its own; a start-up row with ``fresh``
+    false takes its sample in this process (`benchmarks.smoke.IN_WORKER`).
     A failing row is reported in the counts file and the next row still runs.
     """
     results: dict[str, dict[str, object]] = {}

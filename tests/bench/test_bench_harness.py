@@ -19,6 +19,7 @@ from benchmarks.config import (
 )
 from benchmarks.lpserver import ORIGINAL_BASE, rewrite_wadl, root_json
 from benchmarks.report import Row, Stats, scaling_lines
+from benchmarks.smoke import SmokeRow
 
 
 @pytest.mark.timeout(240)
@@ -46,6 +47,17 @@ def test_smoke_run_measures_every_workload_and_writes_the_report(
         if workload.clients != (OURS,):  # a row of wadlclient alone has no other column
             assert "| - | - |" not in row, row
     assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_smoke_still_starts_new_interpreters_for_one_start_up_row_and_one_script_row() -> None:
+    """Its worker samples some start-up and script rows itself (`benchmarks.smoke.IN_WORKER`):
+    ``cold_start``, ``process_script`` and ``launchpadlib`` keep the new-interpreter paths
+    tested for every client."""
+    plan = {w.key: SmokeRow(w, "http://127.0.0.1:9/", None, False) for w in smoke_plan().workloads}
+    fresh = {key: row.as_json()["fresh"] for key, row in plan.items()}
+
+    assert fresh["cold_start"] and fresh["process_script"] and fresh["launchpadlib"]
+    assert not fresh["warm_start"] and not fresh["process_launchpad"]
 
 
 def _row(key: str, goal: float, **medians: float) -> Row:
