@@ -49,7 +49,7 @@ class Allowed(NamedTuple):
         return wadlclient.replace(self.wadlclient, self.stock) == stock
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _glob(pattern: str) -> re.Pattern[str]:
     """``*`` for any text; everything else as written (brackets included)."""
     return re.compile(".*".join(re.escape(part) for part in pattern.split("*")))
