@@ -1,13 +1,15 @@
 """The probes, run in a child process by one client: stock lazr.restfulclient, or wadlclient's.
 
-    python tests/differential/probe.py PLAN.json
-    python -m wadlclient.lazr_compat tests/differential/probe.py PLAN.json
+    python tests/differential/probe.py PLAN.json OUT.json
+    python -m wadlclient.lazr_compat tests/differential/probe.py PLAN.json OUT.json
 
 It logs in with launchpadlib's ``Launchpad`` (no credentials: the fake
 lets a request without ``Authorization`` through), runs every probe of
-the plan (`tests.differential.seed`) and prints one JSON object: probe
-name -> what was observed, as `observed` describes it (value, type name,
-exception class). Nothing here knows which client it runs on.
+the plan (`tests.differential.seed`) and writes one JSON object to
+OUT.json (a file, not stdout: a pipe read by a profiler's parent was once
+cut at 64 KB): probe name -> what was observed, as `observed` describes it
+(value, type name, exception class). Nothing here knows which client it
+runs on.
 """
 
 from __future__ import annotations
@@ -278,7 +280,8 @@ def main() -> None:
     probes = Probes(plan, lp)
     probes.root()
     probes.entries()
-    sys.stdout.write(json.dumps(probes.seen, sort_keys=True))
+    with open(sys.argv[2], "w", encoding="utf-8") as out:
+        out.write(json.dumps(probes.seen, sort_keys=True))
 
 
 if __name__ == "__main__":
