@@ -92,3 +92,30 @@ def test_four_shards_on_celery_write_what_one_process_writes(
     assert report.entries == RECIPES
     sharded = sorted_lines(tmp_path / "sharded" / "entries.jsonl")
     assert sharded == one_process(service, tmp_path / "single", "jsonl")
+
+
+def test_a_shard_starting_leaves_the_other_shards_writes_alone(
+    service: RunningService, tmp_path: Path
+) -> None:
+    """A shard that starts removes its own leftovers only: the others are mid-write beside it.
+
+    The pool starts its shards one after another; a shard that removed every
+    unfinished file on its start took a part the shard before it was writing
+    (its rename then failed: seen on a CI run).
+    """
+    from wadlclient.mirror.parts import PARTS, dump_walkable, walk_shard
+
+    out = tmp_path / "mirror"
+    (out / PARTS).mkdir(parents=True)
+    others = ["001-000001.jsonl.partial", "shard-001.json.partial", "001-000001.jsonl"]
+    own = ["000-000009.jsonl", "000-000010.jsonl.partial", "shard-000.json.partial"]
+    for name in others + own:
+        (out / PARTS / name).write_text("{}\n")
+    with ServiceRoot(None, service.base_url) as root:
+        shard = root.cookbooks.find_recipes(search=SOURCE["args"]["search"]).shards(2)[0]
+
+    walk_shard(str(out), 0, dump_walkable(shard), batch=50)
+
+    left = {path.name for path in (out / PARTS).iterdir()}
+    assert set(others) <= left
+    assert not set(own) & left

@@ -78,10 +78,16 @@ def _fields_of(entry: Entry) -> list[str]:
 
 
 def _remove_orphans(directory: Path, index: int, kept: list[str]) -> None:
+    """Shard ``index``'s own leftovers: parts its progress does not name, its unfinished writes.
+
+    Only its own: the other shards run beside it, each writing its parts and
+    progress through temporary files that must not vanish under them.
+    """
     prefix = f"{index:03d}-"
+    progress_temp = ShardProgress.path(directory, index).name + TEMP_SUFFIX
     for path in (directory / PARTS).iterdir():
-        orphan = path.name.startswith(prefix) and path.name not in kept
-        if orphan or path.name.endswith(TEMP_SUFFIX):
+        name = path.name
+        if (name.startswith(prefix) and name not in kept) or name == progress_temp:
             path.unlink(missing_ok=True)
 
 
