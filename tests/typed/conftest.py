@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from benchmarks.config import launchpad_published_wadl_path
 from tests.once_per_run import key_of, made_once
 from tests.typed.checkers import (
     CONFIG,
@@ -84,6 +85,23 @@ def launchpad_mypy_errors(typed_mypy: Path) -> dict[str, list[tuple[int, str]]]:
     places = (SCRIPTS, typed_mypy / COOKBOOK_PACKAGE, typed_mypy / LAUNCHPAD_PACKAGE)
     rest = split_output((typed_mypy / "output.txt").read_text(), *places, cwd=typed_mypy)[1]
     return errors_by_file("\n".join(rest))
+
+
+@pytest.fixture(scope="session")
+def launchpad_devel_package(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The files stubgen writes from Launchpad's devel WADL as ``make launchpad-typed`` runs it.
+
+    Made once per run (about 0.5 s of CPU): the shipped package is compared with it, and
+    the fixups' tests read its stub.
+    """
+
+    def make(where: Path) -> None:
+        schema, root = load(str(launchpad_published_wadl_path("devel")))
+        files = generate(schema, root, "launchpad", untyped="any", fixups="launchpad")
+        write_package(where, "launchpad", files)
+
+    package = made_once(tmp_path_factory, "launchpad-devel-package", make) / "launchpad"
+    return {path.name: path.read_text(encoding="utf-8") for path in package.iterdir()}
 
 
 @pytest.fixture(scope="session")
