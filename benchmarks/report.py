@@ -1,4 +1,4 @@
-"""Turn pyperf benchmarks into the results table, RESULTS.md and ratios.png."""
+"""Turn pyperf benchmarks into the results table and RESULTS.md (the chart: `benchmarks.chart`)."""
 
 from __future__ import annotations
 
@@ -392,31 +392,3 @@ def write_markdown(
     if analysis:
         text += f"\n{analysis.strip()}\n"
     path.write_text(text)
-
-
-def write_chart(path: Path, rows: list[Row]) -> None:
-    """Bar chart of ours/lazr per workload, with each goal as a red tick."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    plotted = [(row, ratio) for row in rows if (ratio := row.ratio()) is not None]
-    if not plotted:
-        return
-    figure, axes = plt.subplots(figsize=(10, 5.5))
-    positions = range(len(plotted))
-    colours = ["tab:green" if row.verdict() == "PASS" else "tab:red" for row, _ in plotted]
-    axes.bar(positions, [ratio for _, ratio in plotted], color=colours, width=0.6)
-    for x, (row, ratio) in zip(positions, plotted, strict=True):
-        if row.workload.goal is not None:
-            axes.hlines(row.workload.goal, x - 0.4, x + 0.4, colors="black", linewidth=2)
-        axes.annotate(f"{ratio:.2f}", (x, ratio), ha="center", va="bottom", fontsize=8)
-    axes.axhline(1.0, color="grey", linestyle=":", linewidth=1)
-    axes.set_xticks(list(positions))
-    axes.set_xticklabels([row.workload.key for row, _ in plotted], rotation=30, ha="right")
-    axes.set_ylabel("wadlclient / lazr.restfulclient (median; lower is better)")
-    axes.set_title("wadlclient vs lazr.restfulclient: ratio per workload (black tick = goal)")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)

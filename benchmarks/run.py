@@ -26,6 +26,7 @@ from pathlib import Path
 import pyperf  # type: ignore[import-untyped]
 
 from benchmarks import report
+from benchmarks.chart import write_chart
 from benchmarks.config import (
     BENCH_DIR,
     CLIENTS,
@@ -369,7 +370,7 @@ def rerender(args: argparse.Namespace, plan: Plan) -> int:
         report.write_markdown(args.results, plan, rows, analysis, facts)
         print(f"wrote {args.results}")
     if args.chart:
-        report.write_chart(args.chart, rows)
+        write_chart(args.chart, rows)
         print(f"wrote {args.chart}")
     return 0
 
@@ -433,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
         report.write_markdown(args.results, plan, rows, analysis, facts, leading=leading)
         print(f"wrote {args.results}")
     if args.chart:
-        report.write_chart(args.chart, rows)
+        write_chart(args.chart, rows)
         print(f"wrote {args.chart}")
     return 1 if any(row.error for row in rows) else 0
 

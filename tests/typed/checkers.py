@@ -14,11 +14,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "pyproject.toml"
 LAUNCHPAD = Path(__file__).resolve().parent / "launchpad"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
 #: The launchpadlib code both checkers check: devel code, a build tool's models, their typos,
 #: a command-line client's found-or-404 lookups.
 LAUNCHPAD_CHECKED = (
@@ -32,15 +33,22 @@ LAUNCHPAD_CHECKED = (
 )
 
 
-class Mypy(Protocol):
-    """The ``mypy`` fixture: ``mypy --strict`` on ``targets`` run in ``cwd``; its output lines."""
+#: The scripts test_stubgen.py checks: against the package stubgen writes for the example
+#: service (``cookbook_typed``), and the plain API.
+STUBGEN_SCRIPTS = (
+    SCRIPTS / "typed_ok.py",
+    SCRIPTS / "typed_mistakes.py",
+    SCRIPTS / "typed_rules.py",
+    SCRIPTS / "plain_api.py",
+)
 
-    def __call__(self, *targets: Path, cwd: Path, mypypath: Path | None = None) -> list[str]: ...
+#: Where the typed tests' mypy run writes the packages stubgen makes for it, in its directory.
+COOKBOOK_PACKAGE, LAUNCHPAD_PACKAGE = "stubgen-cookbook", "stubgen-launchpad"
 
 
-def run_mypy(cache: Path, targets: tuple[Path, ...], cwd: Path, mypypath: Path | None) -> str:
+def run_mypy(cache: Path, targets: tuple[Path, ...], cwd: Path, mypypath: tuple[Path, ...]) -> str:
     """mypy in a subprocess, as a user runs it, with the project's configuration; its output."""
-    env = {**os.environ, "MYPYPATH": str(mypypath)} if mypypath else None
+    env = {**os.environ, "MYPYPATH": os.pathsep.join(map(str, mypypath))} if mypypath else None
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(CONFIG), "--strict",
          "--python-version", "3.10", "--cache-dir", str(cache), "--no-error-summary",
@@ -49,6 +57,16 @@ def run_mypy(cache: Path, targets: tuple[Path, ...], cwd: Path, mypypath: Path |
     )  # fmt: skip
     assert not done.stderr, done.stderr
     return done.stdout
+
+
+def split_output(output: str, *places: Path, cwd: Path) -> tuple[list[str], list[str]]:
+    """mypy's lines about files under ``places`` (relative to ``cwd`` or not); the rest."""
+    ours: list[str] = []
+    rest: list[str] = []
+    for line in output.splitlines():
+        where = (cwd / line.split(":", 1)[0]).resolve()
+        (ours if any(where.is_relative_to(place) for place in places) else rest).append(line)
+    return ours, rest
 
 
 def errors_by_file(output: str) -> dict[str, list[tuple[int, str]]]:

@@ -4,7 +4,8 @@ mypy and ruff run as the user would run them, in a subprocess (mypy with the
 project's configuration: strict, for Python 3.10), on scripts in
 ``scripts/``; the package they type-check is the one stubgen writes for the
 running example service, which must also be the one checked in under
-``examples/cookbook_typed``.
+``examples/cookbook_typed``. mypy checks them in the test run's one mypy run
+(the ``typed_mypy`` fixture), with the package stubgen writes for the Launchpad WADL.
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.typed.checkers import Mypy
+from tests.typed.checkers import LAUNCHPAD_PACKAGE, SCRIPTS, split_output
 
 from wadlclient.cli import main
 from wadlclient.stubgen import generate, load
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = Path(__file__).resolve().parent / "scripts"
 CHECKED_IN = ROOT / "examples" / "cookbook_typed"
 FILES = ("__init__.py", "__init__.pyi", "py.typed")
 
@@ -77,11 +77,11 @@ def test_the_checked_in_package_is_what_stubgen_writes_for_the_example_service(
 
 
 def test_mypy_strict_accepts_a_correct_script_and_reports_each_mistake(
-    generated: Path, mypy: Mypy
+    stubgen_mypy_output: list[str],
 ) -> None:
     good, bad, rules = (SCRIPTS / name for name in ("typed_ok.py", "typed_mistakes.py",
                                                      "typed_rules.py"))  # fmt: skip
-    lines = mypy(good, bad, rules, cwd=generated, mypypath=generated)
+    lines = stubgen_mypy_output
 
     assert errors(lines, good) == []
     assert revealed(lines, good) == [
@@ -128,9 +128,9 @@ def test_the_correct_script_runs_against_the_service(
     assert len(found) == 2
 
 
-def test_the_plain_api_types_index_slice_and_iteration(mypy: Mypy, tmp_path: Path) -> None:
+def test_the_plain_api_types_index_slice_and_iteration(stubgen_mypy_output: list[str]) -> None:
     script = SCRIPTS / "plain_api.py"
-    lines = mypy(script, cwd=tmp_path, mypypath=tmp_path)
+    lines = stubgen_mypy_output
 
     assert errors(lines, script) == []
     entry = "wadlclient.objects.entry.Entry"
@@ -166,15 +166,13 @@ def test_at_run_time_the_package_holds_three_functions_and_names_as_any(
 
 
 def test_launchpad_package_is_deterministic_and_passes_ruff_and_mypy_strict(
-    launchpad_wadl_path: Path, tmp_path: Path, mypy: Mypy
+    launchpad_wadl_path: Path, typed_mypy: Path, stubgen_mypy_output: list[str]
 ) -> None:
-    first = generate(*load(str(launchpad_wadl_path)), "launchpad_typed")
+    """The package is the one the test run's mypy run checked, written from a load of its own."""
+    package = typed_mypy / LAUNCHPAD_PACKAGE / "launchpad_typed"
+    first = {path.name: path.read_text(encoding="utf-8") for path in package.iterdir()}
     again = generate(*load(str(launchpad_wadl_path)), "launchpad_typed")
     assert first == again
-    package = tmp_path / "launchpad_typed"
-    package.mkdir()
-    for name, text in first.items():
-        (package / name).write_text(text, encoding="utf-8")
 
     ruff = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--config", str(ROOT / "pyproject.toml"),
@@ -182,7 +180,8 @@ def test_launchpad_package_is_deterministic_and_passes_ruff_and_mypy_strict(
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert ruff.returncode == 0, ruff.stdout
-    assert mypy(package, cwd=tmp_path, mypypath=tmp_path) == []
+    output = "\n".join(stubgen_mypy_output)
+    assert split_output(output, typed_mypy / LAUNCHPAD_PACKAGE, cwd=typed_mypy)[0] == []
 
 
 def test_stubgen_refuses_a_package_name_that_is_not_a_module_name(

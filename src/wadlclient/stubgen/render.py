@@ -29,9 +29,15 @@ def _string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _escape_char(char: str) -> str:
+#: The characters `_escape_char` may have to escape: all but printable ASCII. Docstrings are
+#: nearly all printable ASCII, so only these few are looked at one by one.
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    char = match.group()
     code = ord(char)
-    if 32 <= code < 127 or (char.isalpha() and unicodedata.category(char) in ("Ll", "Lu")):
+    if char.isalpha() and unicodedata.category(char) in ("Ll", "Lu"):
         return char
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
@@ -44,7 +50,7 @@ def _doc_text(doc: str | None) -> str:
     if len(text) > _DOC_CHARS:
         text = text[:_DOC_CHARS].rsplit(" ", 1)[0] + " ..."
     text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    text = "".join(_escape_char(char) for char in text)
+    text = _NOT_PRINTABLE_ASCII.sub(_escape_char, text)
     return text[:-1] + '\\"' if text.endswith('"') else text
 
 
