@@ -2,7 +2,8 @@
 
     python tests/testing_kit/cli_runs.py RUNS.json
 
-RUNS.json is a list of ``[module, [args...]]``. Each is run as the
+RUNS.json is a list of ``[module, [args...], {variable: value}]``. Each
+is run, with those environment variables set for it, as the
 interpreter's ``-m`` runs a module (`runpy.run_module` as ``__main__``,
 ``sys.argv`` set), its stderr and stdout caught; its exit status is what
 it exits with (0 when it returns). One JSON list of ``[status, stderr,
@@ -15,16 +16,18 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import runpy
 import sys
 from typing import Any
 
 
-def run(module: str, arguments: list[str]) -> list[Any]:
+def run(module: str, arguments: list[str], environment: dict[str, str]) -> list[Any]:
     err, out = io.StringIO(), io.StringIO()
     status: Any = 0
-    saved = sys.argv[:]
+    saved, saved_environment = sys.argv[:], dict(os.environ)
     sys.argv = [module, *arguments]
+    os.environ.update(environment)
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
             runpy.run_module(module, run_name="__main__", alter_sys=True)
@@ -34,13 +37,15 @@ def run(module: str, arguments: list[str]) -> list[Any]:
             err.write(f"{exit.code}\n")
     finally:
         sys.argv = saved
+        os.environ.clear()
+        os.environ.update(saved_environment)
     return [status or 0, err.getvalue(), out.getvalue()]
 
 
 def main(path: str) -> None:
     with open(path, encoding="utf-8") as file:
         runs = json.load(file)
-    print(json.dumps([run(module, arguments) for module, arguments in runs]))
+    print(json.dumps([run(*each) for each in runs]))
 
 
 if __name__ == "__main__":

@@ -103,6 +103,11 @@ BAD_SEEDS = {
     ),
     "file fails": ("raise RuntimeError('broken')\n", "the seed file failed: RuntimeError: broken"),
 }
+BAD_VARIABLES = {
+    "WADLCLIENT_CACHE": ("redis://host:port/0", "$WADLCLIENT_CACHE is 'redis://host:port/0'"),
+    "WADLCLIENT_LOOK_AHEAD": ("lots", "WADLCLIENT_LOOK_AHEAD must be a whole number"),
+    "WADLCLIENT_MAX_IN_FLIGHT": ("0", "WADLCLIENT_MAX_IN_FLIGHT must be a whole number"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -112,8 +117,9 @@ def mistakes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, lis
     scratch = tmp_path_factory.mktemp("mistakes")
     seed = scratch / "seed.py"
     seed.write_text(SEED)
-    runs: dict[str, tuple[str, list[str]]] = {
-        name: ("wadlclient.testing", arguments) for name, (arguments, _) in SERVE_MISTAKES.items()
+    runs: dict[str, tuple[str, list[str], dict[str, str]]] = {
+        name: ("wadlclient.testing", arguments, {})
+        for name, (arguments, _) in SERVE_MISTAKES.items()
     }
     for name, (text, _) in BAD_SEEDS.items():
         bad = scratch / f"{name.replace(' ', '_')}.py"
@@ -121,7 +127,11 @@ def mistakes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, lis
         runs[name] = (
             "wadlclient.lazr_compat",
             ["--fake", str(bad), str(SCRIPT), "production", "devel"],
+            {},
         )
+    for variable, (value, _) in BAD_VARIABLES.items():
+        arguments = [str(SCRIPT), "production", "devel"]
+        runs[variable] = ("wadlclient.lazr_compat", arguments, {variable: value})
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -129,6 +139,7 @@ def mistakes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, lis
         runs["port in use"] = (
             "wadlclient.testing",
             ["serve", "--port", str(busy), "--seed", str(seed)],
+            {},
         )
         plan = scratch / "runs.json"
         plan.write_text(json.dumps(list(runs.values())))
@@ -166,21 +177,12 @@ def test_a_bad_seed_file_is_one_line(mistake: str, mistakes: dict[str, list[Any]
     assert stderr.count("\n") == 1 and BAD_SEEDS[mistake][1] in stderr
 
 
-@pytest.mark.parametrize(
-    ("variable", "value", "said"),
-    [
-        ("WADLCLIENT_CACHE", "redis://host:port/0", "$WADLCLIENT_CACHE is 'redis://host:port/0'"),
-        ("WADLCLIENT_LOOK_AHEAD", "lots", "WADLCLIENT_LOOK_AHEAD must be a whole number"),
-        ("WADLCLIENT_MAX_IN_FLIGHT", "0", "WADLCLIENT_MAX_IN_FLIGHT must be a whole number"),
-    ],
-)
+@pytest.mark.parametrize("mistake", BAD_VARIABLES)
 def test_a_bad_wadlclient_variable_under_the_runner_is_one_line(
-    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, said: str
+    mistake: str, mistakes: dict[str, list[Any]]
 ) -> None:
-    monkeypatch.setenv(variable, value)
+    status, stderr, _stdout = mistakes[mistake]
 
-    run = python("-m", "wadlclient.lazr_compat", str(SCRIPT), "production", "devel")
-
-    assert run.returncode == 2
-    assert run.stderr == f"python -m wadlclient.lazr_compat: {run.stderr.partition(': ')[2]}"
-    assert run.stderr.count("\n") == 1 and said in run.stderr
+    assert status == 2
+    assert stderr == f"python -m wadlclient.lazr_compat: {stderr.partition(': ')[2]}"
+    assert stderr.count("\n") == 1 and BAD_VARIABLES[mistake][1] in stderr
