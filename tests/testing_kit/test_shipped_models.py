@@ -17,6 +17,8 @@ import pytest
 
 from wadlclient import schema
 from wadlclient.testing import FakeService, launchpad_wadl, models
+from wadlclient.testing.record import recorded_root, replayed_root
+from wadlclient.wadl import store
 
 from .wire import get_json
 
@@ -165,3 +167,33 @@ def test_the_models_are_kept_where_python_keeps_the_kits_bytecode(
 
     monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path))
     assert models.model_directory() == tmp_path.joinpath(*kit.parts[1:])
+
+
+def test_a_replay_of_a_launchpad_session_reads_the_kept_model_and_pickles_nothing(
+    kept: Path,
+    devel_model: tuple[str, bytes],
+    parses: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    name, good = devel_model
+    (kept / name).write_bytes(good)
+    recording = tmp_path / "session.json"
+    with FakeService(launchpad_wadl()) as fake:
+        fake.add("people", name="ada", display_name="Ada Lovelace")
+        with recorded_root(recording, None, fake.service_root, version="devel") as root:
+            assert root.people["ada"].display_name == "Ada Lovelace"
+        address = fake.service_root
+    pickled: list[int] = []
+    real_dump = store._dump_parts
+    monkeypatch.setattr(store, "_dump_parts", lambda app: pickled.append(1) or real_dump(app))
+    new_process(monkeypatch)
+    parses.clear()
+
+    # A cache that keeps models: the one the replay reads is stored there too.
+    cache = tmp_path / "cache"
+    with replayed_root(recording, None, address, cache, version="devel") as root:
+        assert root.people["ada"].display_name == "Ada Lovelace"
+
+    assert parses == []  # the fake's WADL has the shipped one's shape: the kept model, rebased
+    assert pickled == []  # stored from the bytes it was loaded from

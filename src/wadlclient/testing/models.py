@@ -29,12 +29,12 @@ from pathlib import Path
 from wadlclient import schema
 from wadlclient._version import __version__
 from wadlclient.schema import Schema
-from wadlclient.testing.wadls import shipped_version
+from wadlclient.testing.wadls import LAUNCHPAD_VERSIONS, launchpad_wadl, shipped_version
 from wadlclient.wadl import Application, parse_wadl
 from wadlclient.wadl.digest import wadl_digest
 from wadlclient.wadl.rebase import shape_of
 
-__all__ = ["fake_schema", "model_directory"]
+__all__ = ["fake_schema", "model_directory", "warm_for"]
 
 SUFFIX = ".wadl-model"
 
@@ -74,6 +74,38 @@ def fake_schema(content: bytes, url: str) -> Schema:
     memo.twins.remember(shape, app, content)
     memo.put(key, loaded)
     return loaded
+
+
+def warm_for(content: bytes, url: str) -> None:
+    """Have the model of ``content`` read from ``url`` ready in this process, if one is kept.
+
+    For a WADL of the same shape as a shipped one (`wadlclient.wadl.rebase`:
+    the same document published at another address, as a fake serves it):
+    its kept model, rebased, is what parsing ``content`` would build. A
+    replay (`wadlclient.testing.record`) calls this before it answers a
+    recorded WADL, so the client reading it parses nothing. Without a kept
+    model, nothing is done: the client parses, as it would have.
+    """
+    memo = schema.SCHEMAS
+    key = (url, wadl_digest(content))
+    directory = model_directory()
+    shape = shape_of(content)
+    if directory is None or shape is None or memo.get(key) is not None:
+        return
+    version = shape.base.rstrip("/").rsplit("/", 1)[-1]
+    if version not in LAUNCHPAD_VERSIONS:
+        return
+    shipped = launchpad_wadl(version)
+    published = shape_of(shipped)
+    if published is None or published.digest != shape.digest:
+        return
+    path = directory / f"launchpad-{version}.{_key(wadl_digest(shipped), published.base)}{SUFFIX}"
+    kept = _load(path, published.base)
+    if kept is None:
+        return
+    app = kept._replace(url=url, base=shape.base)
+    memo.twins.remember(shape, app)
+    memo.put(key, Schema(app, functools.partial(parse_wadl, content, url)))
 
 
 def _key(digest: str, url: str) -> str:
