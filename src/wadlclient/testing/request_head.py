@@ -5,9 +5,10 @@ package's parser, built for mail (MIME defects, folding, policies): it
 cost some 40 % of the fake's CPU per request. HTTP's header fields need
 far less: one ``name: value`` per line. `LeanHeadHandler` reads them
 strictly and refuses what the standard library refuses, with the same
-statuses: a malformed request line or a line that is not a field (no
-colon, a name that is not a token, a folded continuation line) is a
-400, a line over 64 KiB or more than 100 fields a 431. Names are looked
+statuses: a malformed request line (and HTTP/0.9's, with no version) or
+a line that is not a field (no colon, a name that is not a token, a
+folded continuation line) is a 400, a line over 64 KiB or more than 100
+fields a 431. Names are looked
 up case-insensitively (`LeanHeadHandler.fields` keys them in lower case);
 a field sent twice keeps its last value.
 """
