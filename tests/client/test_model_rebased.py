@@ -12,15 +12,19 @@ a second address comes, and then rebased too. Counted with the calls of
 
 from __future__ import annotations
 
+import pytest
+
 from wadlclient import ServiceRoot
 from wadlclient.objects import session_of
-from wadlclient.testing import FakeService, launchpad_wadl
+from wadlclient.testing import FakeService, launchpad_wadl, models
 from wadlclient.wadl.rebase import shape_of
 
 
 def test_a_second_fake_of_the_same_wadl_is_read_without_parsing(
-    parses: list[str | None],
+    parses: list[str | None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # As in a process where the kit keeps no model of its WADL on disk (`testing.models`).
+    monkeypatch.setattr(models, "model_directory", lambda: None)
     wadl = launchpad_wadl("devel")
     apps = []
     for _ in range(3):

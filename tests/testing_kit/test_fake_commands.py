@@ -13,12 +13,14 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from wadlclient.testing import FakeService, launchpad_wadl
 
 SCRIPT = Path(__file__).with_name("lp_recorded_script.py")
+RUNS = Path(__file__).with_name("cli_runs.py")
 SEED = """
 def seed(fake):
     ada = fake.add("people", name="ada", display_name="Ada Lovelace")
@@ -85,72 +87,102 @@ def test_a_fake_listens_on_the_port_it_is_given() -> None:
         assert fake.service_root == f"http://127.0.0.1:{free}/"
 
 
-def test_a_port_in_use_is_one_line(busy_port: int, seed: Path) -> None:
+SERVE_MISTAKES = {
+    "missing seed": (["serve", "--seed", "missing.py"], "missing.py: no such seed file"),
+    "unknown version": (
+        ["serve", "--launchpad", "2.0"],
+        "argument --launchpad: invalid choice: '2.0'",
+    ),
+    "unknown option": (["serve", "--bogus"], "unrecognized arguments: --bogus (see --help)"),
+}
+BAD_SEEDS = {
+    "no seed": ("x = 1\n", "a seed file defines seed(fake)"),
+    "seed fails": (
+        "def seed(fake):\n    fake.add('people', nme='x')\n",
+        "seed(fake) failed: ValueError: nme",
+    ),
+    "file fails": ("raise RuntimeError('broken')\n", "the seed file failed: RuntimeError: broken"),
+}
+BAD_VARIABLES = {
+    "WADLCLIENT_CACHE": ("redis://host:port/0", "$WADLCLIENT_CACHE is 'redis://host:port/0'"),
+    "WADLCLIENT_LOOK_AHEAD": ("lots", "WADLCLIENT_LOOK_AHEAD must be a whole number"),
+    "WADLCLIENT_MAX_IN_FLIGHT": ("0", "WADLCLIENT_MAX_IN_FLIGHT must be a whole number"),
+}
+
+
+@pytest.fixture(scope="module")
+def mistakes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, list[Any]]]:
+    """Each mistake's ``[status, stderr, stdout]``, by name: its command line run as ``python
+    -m`` runs it, all in one child (`cli_runs.py`) rather than a child each."""
+    scratch = tmp_path_factory.mktemp("mistakes")
+    seed = scratch / "seed.py"
+    seed.write_text(SEED)
+    runs: dict[str, tuple[str, list[str], dict[str, str]]] = {
+        name: ("wadlclient.testing", arguments, {})
+        for name, (arguments, _) in SERVE_MISTAKES.items()
+    }
+    for name, (text, _) in BAD_SEEDS.items():
+        bad = scratch / f"{name.replace(' ', '_')}.py"
+        bad.write_text(text)
+        runs[name] = (
+            "wadlclient.lazr_compat",
+            ["--fake", str(bad), str(SCRIPT), "production", "devel"],
+            {},
+        )
+    for variable, (value, _) in BAD_VARIABLES.items():
+        arguments = [str(SCRIPT), "production", "devel"]
+        runs[variable] = ("wadlclient.lazr_compat", arguments, {variable: value})
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = int(taken.getsockname()[1])
+        runs["port in use"] = (
+            "wadlclient.testing",
+            ["serve", "--port", str(busy), "--seed", str(seed)],
+            {},
+        )
+        plan = scratch / "runs.json"
+        plan.write_text(json.dumps(list(runs.values())))
+        done = python(str(RUNS), str(plan))
+    assert done.returncode == 0, done.stderr
+    results = dict(zip(runs, json.loads(done.stdout), strict=True))
+    results["port in use"].append(busy)
+    yield results
+
+
+def test_a_port_in_use_is_one_line(busy_port: int, mistakes: dict[str, list[Any]]) -> None:
     with pytest.raises(OSError, match=f"the fake cannot listen on 127.0.0.1:{busy_port}"):
         FakeService(launchpad_wadl(), port=busy_port)
 
-    served = python(
-        "-m", "wadlclient.testing", "serve", "--port", str(busy_port), "--seed", str(seed)
-    )
+    status, stderr, _stdout, port = mistakes["port in use"]  # the same from the command line
 
-    assert served.returncode == 2
-    assert served.stderr.count("\n") == 1
-    assert f"cannot listen on 127.0.0.1:{busy_port}" in served.stderr
+    assert status == 2
+    assert stderr.count("\n") == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in stderr
 
 
-@pytest.mark.parametrize(
-    ("arguments", "said"),
-    [
-        (["serve", "--seed", "missing.py"], "missing.py: no such seed file"),
-        (["serve", "--launchpad", "2.0"], "argument --launchpad: invalid choice: '2.0'"),
-        (["serve", "--bogus"], "unrecognized arguments: --bogus (see --help)"),
-    ],
-)
-def test_a_serve_mistake_is_one_line(arguments: list[str], said: str) -> None:
-    served = python("-m", "wadlclient.testing", *arguments)
+@pytest.mark.parametrize("mistake", SERVE_MISTAKES)
+def test_a_serve_mistake_is_one_line(mistake: str, mistakes: dict[str, list[Any]]) -> None:
+    status, stderr, _stdout = mistakes[mistake]
 
-    assert served.returncode == 2
-    assert served.stderr.count("\n") == 1 and said in served.stderr
+    assert status == 2
+    assert stderr.count("\n") == 1 and SERVE_MISTAKES[mistake][1] in stderr
 
 
-@pytest.mark.parametrize(
-    ("seed_text", "said"),
-    [
-        ("x = 1\n", "a seed file defines seed(fake)"),
-        (
-            "def seed(fake):\n    fake.add('people', nme='x')\n",
-            "seed(fake) failed: ValueError: nme",
-        ),
-        ("raise RuntimeError('broken')\n", "the seed file failed: RuntimeError: broken"),
-    ],
-)
-def test_a_bad_seed_file_is_one_line(tmp_path: Path, seed_text: str, said: str) -> None:
-    seed = tmp_path / "seed.py"
-    seed.write_text(seed_text)
+@pytest.mark.parametrize("mistake", BAD_SEEDS)
+def test_a_bad_seed_file_is_one_line(mistake: str, mistakes: dict[str, list[Any]]) -> None:
+    status, stderr, _stdout = mistakes[mistake]
 
-    run = python(
-        "-m", "wadlclient.lazr_compat", "--fake", str(seed), str(SCRIPT), "production", "devel"
-    )
-
-    assert run.returncode == 2
-    assert run.stderr.count("\n") == 1 and said in run.stderr
+    assert status == 2
+    assert stderr.count("\n") == 1 and BAD_SEEDS[mistake][1] in stderr
 
 
-@pytest.mark.parametrize(
-    ("variable", "value", "said"),
-    [
-        ("WADLCLIENT_CACHE", "redis://host:port/0", "$WADLCLIENT_CACHE is 'redis://host:port/0'"),
-        ("WADLCLIENT_LOOK_AHEAD", "lots", "WADLCLIENT_LOOK_AHEAD must be a whole number"),
-        ("WADLCLIENT_MAX_IN_FLIGHT", "0", "WADLCLIENT_MAX_IN_FLIGHT must be a whole number"),
-    ],
-)
+@pytest.mark.parametrize("mistake", BAD_VARIABLES)
 def test_a_bad_wadlclient_variable_under_the_runner_is_one_line(
-    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, said: str
+    mistake: str, mistakes: dict[str, list[Any]]
 ) -> None:
-    monkeypatch.setenv(variable, value)
+    status, stderr, _stdout = mistakes[mistake]
 
-    run = python("-m", "wadlclient.lazr_compat", str(SCRIPT), "production", "devel")
-
-    assert run.returncode == 2
-    assert run.stderr == f"python -m wadlclient.lazr_compat: {run.stderr.partition(': ')[2]}"
-    assert run.stderr.count("\n") == 1 and said in run.stderr
+    assert status == 2
+    assert stderr == f"python -m wadlclient.lazr_compat: {stderr.partition(': ')[2]}"
+    assert stderr.count("\n") == 1 and BAD_VARIABLES[mistake][1] in stderr

@@ -228,24 +228,40 @@ def test_a_good_recording_is_untouched_by_the_checks(
     assert replay(path, root_url, ["ada", "grace"]) == ["Ada", "Grace"]
 
 
-@pytest.mark.parametrize(
-    "content",
-    [
-        b'{"format": "wadlclient-recording/2", "exchanges": [{"m',
-        b'{"format": "wadlclient-recording/2", "exchanges": [7]}',
-    ],
-)
-def test_the_runner_refuses_a_bad_replay_file_in_one_line(tmp_path: Path, content: bytes) -> None:
-    bad = tmp_path / "bad.json"
-    bad.write_bytes(content)
+BAD_REPLAY_FILES = {
+    "cut short": b'{"format": "wadlclient-recording/2", "exchanges": [{"m',
+    "not an exchange": b'{"format": "wadlclient-recording/2", "exchanges": [7]}',
+}
 
+
+@pytest.fixture(scope="module")
+def refusals(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, list[Any]]]:
+    """Each bad file's path and runner's ``[status, stderr, stdout]``: ``python -m
+    wadlclient.lazr_compat --replay BAD ...``, all run in one child (`cli_runs.py`)."""
+    scratch = tmp_path_factory.mktemp("refusals")
+    runs, paths = [], {}
+    for name, content in BAD_REPLAY_FILES.items():
+        bad = paths[name] = scratch / f"{name.replace(' ', '_')}.json"
+        bad.write_bytes(content)
+        arguments = ["--replay", str(bad), str(SCRIPT), "http://127.0.0.1:9/", "1.0"]
+        runs.append(("wadlclient.lazr_compat", arguments, {}))
+    plan = scratch / "runs.json"
+    plan.write_text(json.dumps(runs))
     done = subprocess.run(
-        [sys.executable, "-m", "wadlclient.lazr_compat", "--replay", str(bad), str(SCRIPT),
-         "http://127.0.0.1:9/", "1.0"],
+        [sys.executable, str(Path(__file__).with_name("cli_runs.py")), str(plan)],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return dict(zip(paths, zip(paths.values(), json.loads(done.stdout), strict=True), strict=True))
 
-    assert done.returncode == 2
-    assert done.stdout == ""
-    assert done.stderr.startswith(f"python -m wadlclient.lazr_compat: {bad}: ")
-    assert done.stderr.count("\n") == 1
+
+@pytest.mark.parametrize("bad_file", BAD_REPLAY_FILES)
+def test_the_runner_refuses_a_bad_replay_file_in_one_line(
+    bad_file: str, refusals: dict[str, tuple[Path, list[Any]]]
+) -> None:
+    bad, (status, stderr, stdout) = refusals[bad_file]
+
+    assert status == 2
+    assert stdout == ""
+    assert stderr.startswith(f"python -m wadlclient.lazr_compat: {bad}: ")
+    assert stderr.count("\n") == 1

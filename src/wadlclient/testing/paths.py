@@ -15,6 +15,7 @@ Paths are kept as the server reads them (unquoted); the renderer quotes them.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
@@ -96,6 +97,10 @@ def first_missing(rule: PathRule, source: PathSource) -> str:
     return "the values its path is made of"
 
 
+@functools.lru_cache(maxsize=4096)
 def quote_path(path: str) -> str:
-    """A path as it goes in a URL: ``~``, ``+`` and ``/`` as they are, the rest quoted."""
+    """A path as it goes in a URL: ``~``, ``+`` and ``/`` as they are, the rest quoted.
+
+    Remembered: every link of every entry rendered is quoted again, of few paths.
+    """
     return quote(path, safe="/+:@!$&'()*,;=")

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from wadlclient.testing.errors import HTTPException
 from wadlclient.testing.journal import FakeJournal, Served
+from wadlclient.testing.request_head import LeanHeadHandler
 from wadlclient.testing.resources import Answer, Call, Resources
 from wadlclient.testing.wadls import LAUNCHPAD_VERSIONS
 
@@ -158,10 +159,10 @@ def _wrong_version(server: FakeServer, path: str) -> Answer:
     return Answer(404, message.encode("utf-8"))
 
 
-def _read_call(handler: BaseHTTPRequestHandler, server: FakeServer) -> Call | Answer:
+def _read_call(handler: LeanHeadHandler, server: FakeServer) -> Call | Answer:
     version_path = server.version_path
     split = urlsplit(handler.path)
-    headers = {name.lower(): value for name, value in handler.headers.items()}
+    headers = handler.fields
     length_text = headers.get("content-length", "0") or "0"
     if not (length_text.isascii() and length_text.isdigit()) or int(length_text) > MAX_BODY:
         return Answer(
@@ -204,7 +205,7 @@ def _served(call: Call, answer: Answer) -> Served:
 
 
 def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(LeanHeadHandler):
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True
         #: Headers and body buffered, sent together once the request is served (the standard

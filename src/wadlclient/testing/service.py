@@ -7,7 +7,8 @@
 The WADL is served as is, its base moved to the fake; the JSON is made
 from wadlclient's reading of it (`wadlclient.schema`), so whatever the
 WADL does not describe is refused on the wire. The model of a WADL is
-read once per process (`schema_for`): a second fake of it starts at once.
+read once per process (`schema_for`): a second fake of it starts at once;
+that of a WADL the kit ships is kept on disk once parsed (`wadlclient.testing.models`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from urllib.parse import urlsplit
 
 from wadlclient.facts.launchpad import ARGUMENTS, FOUND_OR_404
 from wadlclient.facts.launchpad_urls import LAUNCHPAD_VERSIONS, TOTAL_SIZE_LINK_VERSIONS
-from wadlclient.schema import schema_for
 from wadlclient.testing.description import Description
 from wadlclient.testing.errors import HTTPException
 from wadlclient.testing.journal import FakeJournal
+from wadlclient.testing.models import fake_schema
 from wadlclient.testing.operations import Handler, Operations
 from wadlclient.testing.paths import PathRule
 from wadlclient.testing.render import Renderer
@@ -95,7 +96,7 @@ class FakeService:
             self.base = self.service_root.rstrip("/") + version_path
             self.version = version_path.strip("/")
             self._server.wadl = content.replace(original, self.base.encode("utf-8"))
-            self.description = Description(schema_for(content, self.published_base, None))
+            self.description = Description(fake_schema(content, self.published_base))
             self.store = Store(self.description, self._layout(entry_paths))
             self._render = Renderer(
                 self.description,

@@ -9,13 +9,12 @@ modern tools use (snap, charm and rock recipes, ``git_repositories.new``,
 
 from __future__ import annotations
 
-import functools
 import gzip
 from importlib import resources
 
 from wadlclient.facts.launchpad_urls import LAUNCHPAD_VERSIONS
 
-__all__ = ["LAUNCHPAD_VERSIONS", "launchpad_wadl"]
+__all__ = ["LAUNCHPAD_VERSIONS", "launchpad_wadl", "shipped_version"]
 
 
 def launchpad_wadl(version: str = "devel") -> bytes:
@@ -34,8 +33,22 @@ def launchpad_wadl(version: str = "devel") -> bytes:
     return _read(version)
 
 
-@functools.cache
+def shipped_version(content: bytes) -> str | None:
+    """The version whose shipped WADL ``content`` is, if this process read it; else None."""
+    for version, shipped in _READ.items():
+        if content is shipped or content == shipped:
+            return version
+    return None
+
+
+#: The files read so far, by version.
+_READ: dict[str, bytes] = {}
+
+
 def _read(version: str) -> bytes:
     """The decompressed file, read once per process (bytes are immutable)."""
-    packed = resources.files("wadlclient.testing") / "data" / f"launchpad-{version}.wadl.gz"
-    return gzip.decompress(packed.read_bytes())
+    content = _READ.get(version)
+    if content is None:
+        packed = resources.files("wadlclient.testing") / "data" / f"launchpad-{version}.wadl.gz"
+        content = _READ.setdefault(version, gzip.decompress(packed.read_bytes()))
+    return content

@@ -296,13 +296,18 @@ def dump_model(app: Application) -> bytes:
             parts = None
     if parts is None:
         parts = _dump_parts(app)
-        with _DUMPED_PARTS_LOCK:
-            _DUMPED_PARTS[key] = (indexes, parts)
-            while len(_DUMPED_PARTS) > _DUMPED_PARTS_KEPT:
-                _DUMPED_PARTS.popitem(last=False)
+        _keep_parts(indexes, parts)
     document = (app.url, app.base, app.root_resource_type, tuple(app.docs), *parts)
     payload = pickle.dumps(document, protocol=5)
     return _HEADER + hashlib.sha256(payload).digest() + payload
+
+
+def _keep_parts(indexes: tuple[object, ...], parts: tuple[Any, ...]) -> None:
+    """Remember the dumped ``parts`` of the model with these three indexes."""
+    with _DUMPED_PARTS_LOCK:
+        _DUMPED_PARTS[(id(indexes[0]), id(indexes[1]), id(indexes[2]))] = (indexes, parts)
+        while len(_DUMPED_PARTS) > _DUMPED_PARTS_KEPT:
+            _DUMPED_PARTS.popitem(last=False)
 
 
 def _dump_parts(app: Application) -> tuple[Any, ...]:
@@ -377,6 +382,9 @@ def load_model(data: bytes) -> Application | None:
         if packed is None:
             return None
         built.append(model.add(tag, cls, keys, packed))
+    # Dumped again (into another cache, or rebased to another address), the model is
+    # written from these very bytes, checked above: never unpickled whole to be pickled.
+    _keep_parts((built[0], built[1], built[2]), (*indexes, strings))
     return Application(
         url=url,
         base=base,
