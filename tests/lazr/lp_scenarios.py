@@ -2,15 +2,15 @@
 
     python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO SERVICE_ROOT DIR
     python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO ROOT DIR SCENARIO ...
-    python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py containers '[[ROOT, CREDENTIALS], ...]'
+    python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py containers '[[ROOT, CREDS], ...]'
 
 Each scenario prints one JSON object for the test to check; several, run
 one after another in one process (each on its own service and directory),
 print a JSON list of them, a scenario that raised giving its traceback as
 ``{"error": ...}``. ``containers`` runs `login_from_environment` once per
 service root, each time with its own ``$WADLCLIENT_CREDENTIALS`` (none for
-null), as many CI jobs in turn would (`in_containers`). The script itself is plain launchpadlib code: no
-wadlclient import.
+null), as many CI jobs in turn would (`in_containers`). The script itself
+is plain launchpadlib code: no wadlclient import.
 """
 
 from __future__ import annotations
