@@ -46,11 +46,6 @@ class Outcome:
     report: str
 
 
-def run_module_on_wadlclient(path: Path, scratch: Path, module: ModuleType) -> Outcome:
-    """Every test of ``module`` but this rerun, on wadlclient; each must have run and passed."""
-    return run_modules_on_wadlclient([module], scratch)
-
-
 def run_modules_on_wadlclient(modules: Sequence[ModuleType], scratch: Path) -> Outcome:
     """Every test of ``modules`` but their reruns, on wadlclient, in one child (one start-up
     for several small programs: the child's imports cost more than their tests)."""
