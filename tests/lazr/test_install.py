@@ -77,7 +77,10 @@ def test_runner_runs_an_unchanged_script_with_its_arguments(tmp_path: Path) -> N
     )
     done = run_python("-m", "wadlclient.lazr_compat", str(script), "a", "b")
     assert done.stdout.split() == [
-        "__main__", "wadlclient.lazr.restfulclient.resource", "a", "b"
+        "__main__",
+        "wadlclient.lazr.restfulclient.resource",
+        "a",
+        "b",
     ], done.stderr
 
 
@@ -99,6 +102,15 @@ def test_runner_names_a_missing_script_in_one_line_without_a_traceback(tmp_path:
     assert "can't open file" in done.stderr and "nosuch.py" in done.stderr
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_runner_answers_a_missing_script_before_importing_the_client(tmp_path: Path) -> None:
+    # -X importtime writes a line per module imported to stderr, after the runner's own.
+    done = run_python("-X", "importtime", "-m", "wadlclient.lazr_compat", str(tmp_path / "no.py"))
+    assert done.returncode == 2
+    imported = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines()}
+    assert "wadlclient.lazr" in imported  # the runner installed the layer
+    assert not {"wadlclient.http", "wadlclient.objects", "wadlclient.testing"} & imported
 
 
 def test_runner_names_a_missing_module_in_one_line_without_a_traceback() -> None:
@@ -124,9 +136,9 @@ def test_lazr_restfulclient_resolves_when_no_lazr_package_is_installed() -> None
             print(home, "no-lazr.uri", list(lazr.__path__))
     """)
     done = run_python("-c", code)
-    assert done.stdout.split() == [
-        "wadlclient.lazr.restfulclient.resource", "no-lazr.uri", "[]"
-    ], done.stderr
+    assert done.stdout.split() == ["wadlclient.lazr.restfulclient.resource", "no-lazr.uri", "[]"], (
+        done.stderr
+    )
 
 
 def test_httplib2s_challenge_parser_loads_when_first_used_after_installing() -> None:
