@@ -5,7 +5,8 @@
     python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py containers '[[ROOT, CREDS], ...]'
 
 Each scenario prints one JSON object for the test to check; several, run
-one after another in one process (each on its own service and directory),
+one after another in one process (each on its own service and directory,
+with settings of its own, `each`),
 print a JSON list of them, a scenario that raised giving its traceback as
 ``{"error": ...}``. ``containers`` runs `login_from_environment` once per
 service root, each time with its own ``$WADLCLIENT_CREDENTIALS`` (none for
@@ -202,14 +203,25 @@ SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
 
 
 def each(runs: list[str]) -> list[dict[str, Any]]:
-    """The scenarios of ``SCENARIO ROOT DIR`` triples in turn; one that raises stops no other."""
+    """The scenarios of ``SCENARIO ROOT DIR`` triples in turn; one that raises stops no other.
+
+    ``SCENARIO`` may be followed by ``NAME=VALUE`` settings (``every_tenth_bug
+    WADLCLIENT_LOOK_AHEAD=0``): the environment of that run only, as a
+    script started with them would have it from its first login on.
+    """
     results = []
     for at in range(0, len(runs), 3):
         scenario, root, scratch = runs[at : at + 3]
+        name, *settings = scenario.split()
+        before = dict(os.environ)
+        os.environ.update(setting.split("=", 1) for setting in settings)
         try:
-            results.append(SCENARIOS[scenario](root, scratch))
+            results.append(SCENARIOS[name](root, scratch))
         except Exception:
             results.append({"error": traceback.format_exc()})
+        finally:
+            os.environ.clear()
+            os.environ.update(before)
     return results
 
 

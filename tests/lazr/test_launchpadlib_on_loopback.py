@@ -4,7 +4,8 @@ The scripts run in a child process started as ``python -m
 wadlclient.lazr_compat script.py``: the way a user runs an unchanged
 program, and a process where the real lazr.restfulclient is never imported.
 Where no test checks the process itself, one child runs several scenarios
-in turn, each on a service and in a directory of its own (`one_child`).
+in turn, each on a service and in a directory of its own, some with
+settings of their own (`one_child`).
 """
 
 from __future__ import annotations
@@ -95,6 +96,9 @@ CASES: dict[str, tuple[str, Callable[[LaunchpadLike], None]]] = {
     # The root (WADL, JSON) and the bugs page are answered; then "good" expires,
     # just as the two owners are asked for together.
     "renewed": ("renewed_while_prefetching", _expire_good_after_3),
+    # The look-ahead as the environment sets it for a script.
+    "look_ahead_10": ("looked_ahead_owners WADLCLIENT_LOOK_AHEAD=10", lambda state: None),
+    "look_ahead_off": ("looked_ahead_owners WADLCLIENT_LOOK_AHEAD=0", lambda state: None),
 }
 
 
@@ -225,23 +229,17 @@ def test_a_token_expiring_under_concurrent_requests_is_renewed_once(one_child: R
 
 
 def test_the_look_ahead_reaches_an_unchanged_launchpadlib_loop_through_the_environment(
-    launchpad_like: LoopbackServer, tmp_path: Path
+    one_child: Ran,
 ) -> None:
-    result = run_scenario(
-        "looked_ahead_owners", launchpad_like, tmp_path, env={"WADLCLIENT_LOOK_AHEAD": "10"}
-    )
+    launchpad_like, result = ran(one_child, "look_ahead_10")  # WADLCLIENT_LOOK_AHEAD=10
 
     assert result["owners"] == ["ada", "ada", "alan"]
     # Without the look-ahead the loop reads ada's record twice, once per bug.
     assert sorted(_owner_reads(launchpad_like)) == ["/1.0/~ada", "/1.0/~alan"]
 
 
-def test_without_the_look_ahead_the_loop_reads_each_link_as_it_goes(
-    launchpad_like: LoopbackServer, tmp_path: Path
-) -> None:
-    result = run_scenario(
-        "looked_ahead_owners", launchpad_like, tmp_path, env={"WADLCLIENT_LOOK_AHEAD": "0"}
-    )
+def test_without_the_look_ahead_the_loop_reads_each_link_as_it_goes(one_child: Ran) -> None:
+    launchpad_like, result = ran(one_child, "look_ahead_off")  # WADLCLIENT_LOOK_AHEAD=0
 
     assert result["owners"] == ["ada", "ada", "alan"]
     assert len(_owner_reads(launchpad_like)) == 3
