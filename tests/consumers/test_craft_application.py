@@ -21,7 +21,6 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from craft_cli import EmitterMode, emit
 
 from wadlclient.testing import FakeEntry, FakeService, Served
 
@@ -36,6 +35,8 @@ GIT_REF = "/~ada/frobnicator/+git/frob/+ref/main"
 @pytest.fixture(autouse=True, scope="session")
 def emitter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """craft-cli's messages, started once a process as a craft application starts them."""
+    from craft_cli import EmitterMode, emit
+
     log = tmp_path_factory.mktemp("craft") / "snapcraft.log"
     emit.init(EmitterMode.QUIET, "snapcraft", "Starting snapcraft", log_filepath=log)
     yield
