@@ -57,11 +57,12 @@ def main(argv: list[str]) -> int:
     if not argv or (argv[0] == "-m" and len(argv) < 2):
         print(_USAGE, file=sys.stderr)
         return 2
-    problem = _environment_problem() or _replay_problem()
+    install_as_lazr_restfulclient()
+    # The cheap checks first: a mistyped name is answered before the client is imported.
+    problem = _missing(argv) or _environment_problem() or _replay_problem()
     if problem:
         print(f"python -m wadlclient.lazr_compat: {problem}", file=sys.stderr)
         return 2
-    install_as_lazr_restfulclient()
     try:
         with _faked(fake):
             return _run(argv)
@@ -70,18 +71,22 @@ def main(argv: list[str]) -> int:
         return 2
 
 
-def _run(argv: list[str]) -> int:
-    """Run the script or module ``argv`` names as ``__main__``; 2 when there is none."""
+def _missing(argv: list[str]) -> str:
+    """What ``python`` would say of the script or module ``argv`` names ("" when it is there)."""
     if argv[0] == "-m":
         if importlib.util.find_spec(argv[1].partition(".")[0]) is None:
-            print(f"python -m wadlclient.lazr_compat: no module named {argv[1]!r}", file=sys.stderr)
-            return 2
+            return f"no module named {argv[1]!r}"
+    elif not os.path.isfile(argv[0]):
+        return f"can't open file {argv[0]!r}"
+    return ""
+
+
+def _run(argv: list[str]) -> int:
+    """Run the script or module ``argv`` names as ``__main__``."""
+    if argv[0] == "-m":
         sys.argv = argv[1:]
         runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
     else:
-        if not os.path.isfile(argv[0]):
-            print(f"python -m wadlclient.lazr_compat: can't open file {argv[0]!r}", file=sys.stderr)
-            return 2
         sys.argv = argv[:]
         # As ``python script.py`` does: the script's directory comes first on the path.
         sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
@@ -118,14 +123,13 @@ def _environment_problem() -> str:
     Checked before the program starts: it would otherwise fail deep inside
     its first login, under a traceback of the program's own frames.
     """
+    record, replay = _SESSION_OPTIONS["--record"], _SESSION_OPTIONS["--replay"]
+    if os.environ.get(record) and os.environ.get(replay):
+        return f"{record} and {replay} are both set: choose one"
+    from wadlclient.cache import cache_from_environment
     from wadlclient.http.limits import max_in_flight_from_env
     from wadlclient.lazr.restfulclient._browser import verify_from_environment
     from wadlclient.objects.links import look_ahead_from_env
-    from wadlclient.testing.record import RECORD_VARIABLE, REPLAY_VARIABLE
-
-    if os.environ.get(RECORD_VARIABLE) and os.environ.get(REPLAY_VARIABLE):
-        return f"{RECORD_VARIABLE} and {REPLAY_VARIABLE} are both set: choose one"
-    from wadlclient.cache import cache_from_environment
 
     for check in (cache_from_environment, look_ahead_from_env, max_in_flight_from_env,
                   verify_from_environment):  # fmt: skip

@@ -4,7 +4,8 @@
 on wadlclient (``python lp_triage.py ...``: stock launchpadlib). MODE
 ``loop`` is the bot as users write it; ``bulk`` is the same bot with its
 loop changed to `wadlclient.bulk.update`; ``loop,bulk`` runs both in turn,
-each on a fake of its own, and prints a line for each. The search gives
+each on a fake of its own, and prints a line for each (`triage`: what
+one run did, for a process that runs the bot itself). The search gives
 ``total_size_link``, as Launchpad's do, and the fake serves it in pages
 of 75 (ws.size up to 300), as Launchpad does.
 """
@@ -46,8 +47,9 @@ def triage_bulk() -> dict[str, Any]:
     return {"counts": report.counts(), "ok": report.ok, "type": type(report).__name__}
 
 
-def main(wadl: str, mode: str, count: int) -> None:
-    with FakeService(Path(wadl)) as fake, patched_launchpad(fake):
+def triage(wadl: Path | bytes, mode: str, count: int) -> dict[str, Any]:
+    """The bot in ``mode`` against a fake of its own holding ``count`` New tasks: what it did."""
+    with FakeService(wadl) as fake, patched_launchpad(fake):
         fake.total_size_link = True
         project = fake.add("projects", name="frobnicator")
         tasks = []
@@ -63,9 +65,9 @@ def main(wadl: str, mode: str, count: int) -> None:
         result["ran"] = triage_loop() if mode == "loop" else triage_bulk()
         result["triaged"] = sum(1 for task in tasks if task["status"] == "Triaged")
         result["saves"] = len(fake.journal.requests("PATCH"))
-    print(json.dumps(result))
+    return result
 
 
 if __name__ == "__main__":
     for each_mode in sys.argv[2].split(","):
-        main(sys.argv[1], each_mode, int(sys.argv[3]))
+        print(json.dumps(triage(Path(sys.argv[1]), each_mode, int(sys.argv[3]))))

@@ -7,6 +7,8 @@ code and checks what it returned and what crossed the wire. The only
 thing a test changes around the program is its clock: craft-application
 sleeps between retries (2 to 32 s) and between polls of a build request,
 and here a sleep is instant and is when the build farm moves on.
+
+On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
 """
 
 from __future__ import annotations
@@ -19,11 +21,9 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from craft_cli import EmitterMode, emit
 
 from wadlclient.testing import FakeEntry, FakeService, Served
 
-from .on_wadlclient import run_module_on_wadlclient
 from .recipes import BUILDING, BUILT, CANCELLED, CANCELLING, FAILED, PENDING, BuildFarm
 
 if TYPE_CHECKING:
@@ -35,6 +35,8 @@ GIT_REF = "/~ada/frobnicator/+git/frob/+ref/main"
 @pytest.fixture(autouse=True, scope="session")
 def emitter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """craft-cli's messages, started once a process as a craft application starts them."""
+    from craft_cli import EmitterMode, emit
+
     log = tmp_path_factory.mktemp("craft") / "snapcraft.log"
     emit.init(EmitterMode.QUIET, "snapcraft", "Starting snapcraft", log_filepath=log)
     yield
@@ -396,11 +398,3 @@ def test_a_git_repository_is_created_read_and_issues_an_access_token(
     [issue] = fake_launchpad.journal.operations("issueAccessToken")
     assert issue.path == "~ada/frobnicator/+git/widget"
     assert form(issue)["scopes"] == ["repository:push"]
-
-
-# -- the same flows on wadlclient -------------------------------------------------------------
-
-
-def test_every_flow_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:
-    outcome = run_module_on_wadlclient(Path(__file__), tmp_path, sys.modules[__name__])
-    assert outcome.failed == [], outcome.report

@@ -8,13 +8,15 @@ series by its ``self_link``, and reads each publication's series through
 console script runs it (click's group).
 
 On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
+
+The program is imported in the functions that use it: at the top of the module
+its import would be paid by every pytest-xdist worker collecting it.
 """
 
 from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner, Result
-from launchpadcli.cli import lpad
 
 from wadlclient.testing import FakeService
 
@@ -35,6 +37,8 @@ def archive(fake_launchpad: FakeService) -> UbuntuArchive:
 
 def ls(*args: str) -> Result:
     """``lpad ppa ls ARGS``."""
+    from launchpadcli.cli import lpad
+
     return CliRunner().invoke(lpad, ["ppa", "ls", *args])
 
 

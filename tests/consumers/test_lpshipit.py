@@ -9,6 +9,9 @@ terminal, so these tests call the functions the commands are made of,
 as the commands call them.
 
 On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
+
+The program is imported in the functions that use it: at the top of the module
+its import would be paid by every pytest-xdist worker collecting it.
 """
 
 from __future__ import annotations
@@ -16,8 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from lpmpmessage import summarize_all_mps
-from lpshipit import _get_launchpad_client, build_commit_msg, summarize_git_mps
 
 from wadlclient.testing import FakeEntry, FakeService
 
@@ -104,6 +105,8 @@ def proposals(fake_launchpad: FakeService) -> Proposals:
 def test_the_merge_proposals_to_ship_are_summarized_newest_first(
     proposals: Proposals, fake_launchpad: FakeService
 ) -> None:
+    from lpshipit import _get_launchpad_client, summarize_git_mps
+
     lp = _get_launchpad_client()
     mps = lp.people[lp.me.name].getMergeProposals(status=["Needs review", "Approved"])
 
@@ -128,6 +131,8 @@ def test_the_merge_proposals_to_ship_are_summarized_newest_first(
 def test_the_commit_message_names_the_author_reviewers_and_proposal(
     proposals: Proposals,
 ) -> None:
+    from lpshipit import _get_launchpad_client, build_commit_msg, summarize_git_mps
+
     lp = _get_launchpad_client()
     [feature] = summarize_git_mps(lp.people["ada"].getMergeProposals(status=["Approved"]))
 
@@ -146,6 +151,9 @@ def test_the_commit_message_names_the_author_reviewers_and_proposal(
 def test_lpmpmessage_summarizes_bzr_branches_too_and_counts_every_vote_cast(
     proposals: Proposals,
 ) -> None:
+    from lpmpmessage import summarize_all_mps
+    from lpshipit import _get_launchpad_client
+
     lp = _get_launchpad_client()
     mps = lp.people["ada"].getMergeProposals(status=["Needs review", "Approved"])
 

@@ -9,6 +9,9 @@ published packages, destroy). The command itself needs ``apt_pkg``
 its library does not.
 
 On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
+
+The program is imported in the functions that use it: at the top of the module
+its import would be paid by every pytest-xdist worker collecting it.
 """
 
 from __future__ import annotations
@@ -17,9 +20,6 @@ import json
 from typing import Any
 
 import pytest
-from ppa.lp import Lp
-from ppa.ppa import Ppa
-from ppa.ppa_group import PpaAlreadyExists, PpaGroup
 
 from wadlclient.testing import FakeEntry, FakeService, HTTPException
 
@@ -106,6 +106,9 @@ def test_a_ppa_is_created_published_and_given_architectures_and_a_description(
     ada: FakeEntry, archives: Archives, fake_launchpad: FakeService,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
+    from ppa.lp import Lp
+    from ppa.ppa_group import PpaGroup
+
     lp = Lp("ppa-dev-tools")
 
     the_ppa = PpaGroup(service=lp, name=lp.me.name).create("frob", ppa_description="Frob builds")
@@ -135,6 +138,9 @@ def test_a_ppa_is_created_published_and_given_architectures_and_a_description(
 def test_a_second_ppa_of_the_same_name_is_refused_with_launchpads_message(
     ada: FakeEntry, archives: Archives, fake_launchpad: FakeService
 ) -> None:
+    from ppa.lp import Lp
+    from ppa.ppa_group import PpaAlreadyExists, PpaGroup
+
     group = PpaGroup(service=Lp("ppa-dev-tools"), name="ada")
     group.create("frob")
 
@@ -148,6 +154,10 @@ def test_a_second_ppa_of_the_same_name_is_refused_with_launchpads_message(
 def test_ppas_are_listed_looked_up_and_destroyed(
     ada: FakeEntry, archives: Archives, fake_launchpad: FakeService
 ) -> None:
+    from ppa.lp import Lp
+    from ppa.ppa import Ppa
+    from ppa.ppa_group import PpaGroup
+
     lp = Lp("ppa-dev-tools")
     group = PpaGroup(service=lp, name="ada")
     for name in ("frob", "tools", "old-deletedppa"):
@@ -170,6 +180,9 @@ def test_ppas_are_listed_looked_up_and_destroyed(
 def test_dependencies_on_other_ppas_and_the_ubuntu_pocket_are_set(
     ada: FakeEntry, archives: Archives, fake_launchpad: FakeService
 ) -> None:
+    from ppa.lp import Lp
+    from ppa.ppa_group import PpaGroup
+
     bob = fake_launchpad.add("people", name="bob", display_name="Bob")
     lp = Lp("ppa-dev-tools")
     PpaGroup(service=lp, name="bob").create("tools")
@@ -192,6 +205,9 @@ def test_dependencies_on_other_ppas_and_the_ubuntu_pocket_are_set(
 def test_published_sources_are_listed_by_status(
     ada: FakeEntry, archives: Archives, fake_launchpad: FakeService
 ) -> None:
+    from ppa.lp import Lp
+    from ppa.ppa_group import PpaGroup
+
     lp = Lp("ppa-dev-tools")
     the_ppa = PpaGroup(service=lp, name="ada").create("frob")
     noble = fake_launchpad.add_to(archives.ubuntu, "series", name="noble", version="24.04")

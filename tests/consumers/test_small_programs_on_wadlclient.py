@@ -1,12 +1,12 @@
-"""The small programs' tests, run again with launchpadlib on wadlclient, all in one child.
+"""The programs' tests, run again with launchpadlib on wadlclient, all in one child.
 
 ubuntu-ppa-package-version-report, ubuntu-package-buildinfo,
-ubuntu-cloud-image-changelog, launchpad-cli, lpshipit, ubuntu-bug-triage
-and ppa-dev-tools: each module's tests run here under stock launchpadlib,
-and this test runs them all again under ``python -m wadlclient.lazr_compat``
-(`on_wadlclient`). One child for the seven: its start-up (pytest,
-launchpadlib, the parsed WADL) costs more CPU than their tests do.
-(craft-application's, the longest, has a child of its own.)
+ubuntu-cloud-image-changelog, launchpad-cli, lpshipit, ubuntu-bug-triage,
+ppa-dev-tools and craft-application: each module's tests run here under
+stock launchpadlib, and this test runs them all again under ``python -m
+wadlclient.lazr_compat`` (`on_wadlclient`). One child for the eight: its
+start-up (pytest, launchpadlib, the parsed WADL) costs more CPU than the
+small programs' tests do.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import (
+    test_craft_application,
     test_launchpad_cli,
     test_lpshipit,
     test_ppa_dev_tools,
@@ -32,11 +33,10 @@ PROGRAMS = [
     test_lpshipit,
     test_ubuntu_bug_triage,
     test_ppa_dev_tools,
+    test_craft_application,
 ]
 
 
-def test_every_small_programs_flow_passes_on_wadlclient_too(
-    lazr_client: str, tmp_path: Path
-) -> None:
+def test_every_programs_flow_passes_on_wadlclient_too(lazr_client: str, tmp_path: Path) -> None:
     outcome = run_modules_on_wadlclient(PROGRAMS, tmp_path)
     assert outcome.failed == [], outcome.report

@@ -4,7 +4,9 @@ Each test still gets a fresh fake; the fakes of a process keep one port,
 so they serve the very same document, and the test process's stock
 lazr.restfulclient reuses the `Application` it parsed from it. These
 tests run on stock launchpadlib only (no rerun on wadlclient: wadlclient
-parses no WADL with wadllib).
+parses no WADL with wadllib). launchpadlib is imported by the tests that
+log in: at the top of the module, every pytest-xdist worker collecting it
+would pay for it.
 """
 
 from __future__ import annotations
@@ -12,9 +14,7 @@ from __future__ import annotations
 from urllib.request import Request, urlopen
 
 import pytest
-from launchpadlib.launchpad import Launchpad
 from tests.stock_wadl import fake_on_the_last_port
-from wadllib.application import Application
 
 from wadlclient.testing import FakeService, launchpad_wadl
 
@@ -41,6 +41,8 @@ def test_a_port_taken_meanwhile_gives_the_next_fake_another() -> None:
 def test_stock_logins_to_the_same_document_share_one_parse(
     fake_launchpad: FakeService, lazr_client: str
 ) -> None:
+    from launchpadlib.launchpad import Launchpad
+
     fake_launchpad.add("people", name="ada", display_name="Ada Lovelace")
 
     first = Launchpad.login_anonymously("parse-once", version="devel")
@@ -53,6 +55,9 @@ def test_stock_logins_to_the_same_document_share_one_parse(
 def test_the_remembered_parse_is_what_a_parse_of_its_own_would_give(
     fake_launchpad: FakeService, lazr_client: str
 ) -> None:
+    from launchpadlib.launchpad import Launchpad
+    from wadllib.application import Application
+
     remembered = Launchpad.login_anonymously("parse-once", version="devel")._wadl
     asked = Request(fake_launchpad.base, headers={"Accept": "application/vnd.sun.wadl+xml"})
     with urlopen(asked) as answer:

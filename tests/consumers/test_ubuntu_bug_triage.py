@@ -7,6 +7,9 @@ as its console script runs it, ``ubuntu_bug_triage.__main__:launch()``
 with the command line in ``sys.argv``, against a seeded fake Launchpad.
 
 On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
+
+The program is imported in the functions that use it: at the top of the module
+its import would be paid by every pytest-xdist worker collecting it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from ubuntu_bug_triage.__main__ import launch
 
 from wadlclient.testing import FakeEntry, FakeService
 
@@ -28,6 +30,8 @@ def ubuntu_bug_triage(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
 ) -> str:
     """What ``ubuntu-bug-triage ARGS`` prints."""
+    from ubuntu_bug_triage.__main__ import launch
+
     monkeypatch.setattr(sys, "argv", ["ubuntu-bug-triage", *args])
     launch()
     return capsys.readouterr().out

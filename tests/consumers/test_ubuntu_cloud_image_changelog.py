@@ -11,6 +11,9 @@ and reads the changelog through the API's root
 as its console script runs it (click's group), writing its JSON report.
 
 On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
+
+The program is imported in the functions that use it: at the top of the module
+its import would be paid by every pytest-xdist worker collecting it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from ubuntu_cloud_image_changelog.cli import cli
 
 from wadlclient.testing import FakeEntry, FakeService
 
@@ -65,6 +67,8 @@ class Images:
 
     def generate(self, *args: str) -> tuple[list[str], dict[str, Any]]:
         """What ``generate ARGS`` prints, and its JSON report; it must exit 0."""
+        from ubuntu_cloud_image_changelog.cli import cli
+
         report = self.tmp_path / "changelog.json"
         result = CliRunner().invoke(
             cli, ["generate", "--from-series", "noble", "--to-series", "noble",

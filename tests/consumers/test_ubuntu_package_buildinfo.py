@@ -13,6 +13,9 @@ the one in the ``.changes``. Run here as its console script runs it
 (click's command).
 
 On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
+
+The program is imported in the functions that use it: at the top of the module
+its import would be paid by every pytest-xdist worker collecting it.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from ubuntu_package_buildinfo.cli import ubuntu_package_buildinfo
 
 from wadlclient.testing import FakeService
 
@@ -43,6 +45,8 @@ def archive(fake_launchpad: FakeService) -> UbuntuArchive:
 
 def buildinfo(*args: str) -> list[str]:
     """The lines ``ubuntu-package-buildinfo --no-download ARGS`` prints; it must exit 0."""
+    from ubuntu_package_buildinfo.cli import ubuntu_package_buildinfo
+
     result = CliRunner().invoke(
         ubuntu_package_buildinfo, ["--no-download", *args], catch_exceptions=False
     )
@@ -70,6 +74,8 @@ def test_the_build_files_are_downloaded_through_the_api_root_and_checked(
     archive: UbuntuArchive, fake_launchpad: FakeService, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
+    from ubuntu_package_buildinfo.cli import ubuntu_package_buildinfo
+
     files = "ubuntu/+archive/primary/+files"
     buildinfo_text = b"Format: 1.0\nSource: hello\nArchitecture: amd64\n"
     digest = hashlib.sha256(buildinfo_text).hexdigest()

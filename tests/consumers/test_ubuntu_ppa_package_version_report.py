@@ -8,6 +8,9 @@ Run here as its console script runs it (click's ``main``), against a
 seeded fake Launchpad.
 
 On wadlclient, these tests run again in `test_small_programs_on_wadlclient`.
+
+The program is imported in the functions that use it: at the top of the module
+its import would be paid by every pytest-xdist worker collecting it.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from ubuntu_ppa_package_version_report.cli import main
 
 from wadlclient.testing import FakeService
 
@@ -46,6 +48,8 @@ def archive(
 
 def report(*args: str) -> str:
     """What ``ubuntu-ppa-package-version-report ARGS`` prints; it must exit 0."""
+    from ubuntu_ppa_package_version_report.cli import main
+
     result = CliRunner().invoke(main, list(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return result.output
@@ -95,6 +99,8 @@ def test_the_csv_report_names_the_series_and_the_ppa(archive: UbuntuArchive) -> 
 def test_a_missing_ppa_is_launchpads_404_to_the_program(
     archive: UbuntuArchive, fake_launchpad: FakeService
 ) -> None:
+    from ubuntu_ppa_package_version_report.cli import main
+
     result = CliRunner().invoke(main, ["--ppa", "ada/nope", "--series", "noble"])
 
     assert type(result.exception).__name__ == "NotFound"

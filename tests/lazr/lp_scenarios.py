@@ -2,17 +2,22 @@
 
     python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO SERVICE_ROOT DIR
     python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py SCENARIO ROOT DIR SCENARIO ...
+    python -m wadlclient.lazr_compat tests/lazr/lp_scenarios.py containers '[[ROOT, CREDS], ...]'
 
 Each scenario prints one JSON object for the test to check; several, run
-one after another in one process (each on its own service and directory),
+one after another in one process (each on its own service and directory,
+with settings of its own, `each`),
 print a JSON list of them, a scenario that raised giving its traceback as
-``{"error": ...}``. The script itself is plain launchpadlib code: no
-wadlclient import.
+``{"error": ...}``. ``containers`` runs `login_from_environment` once per
+service root, each time with its own ``$WADLCLIENT_CREDENTIALS`` (none for
+null), as many CI jobs in turn would (`in_containers`). The script itself
+is plain launchpadlib code: no wadlclient import.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import traceback
@@ -198,19 +203,52 @@ SCENARIOS: dict[str, Callable[[str, str], dict[str, Any]]] = {
 
 
 def each(runs: list[str]) -> list[dict[str, Any]]:
-    """The scenarios of ``SCENARIO ROOT DIR`` triples in turn; one that raises stops no other."""
+    """The scenarios of ``SCENARIO ROOT DIR`` triples in turn; one that raises stops no other.
+
+    ``SCENARIO`` may be followed by ``NAME=VALUE`` settings (``every_tenth_bug
+    WADLCLIENT_LOOK_AHEAD=0``): the environment of that run only, as a
+    script started with them would have it from its first login on.
+    """
     results = []
     for at in range(0, len(runs), 3):
         scenario, root, scratch = runs[at : at + 3]
+        name, *settings = scenario.split()
+        before = dict(os.environ)
+        os.environ.update(setting.split("=", 1) for setting in settings)
         try:
-            results.append(SCENARIOS[scenario](root, scratch))
+            results.append(SCENARIOS[name](root, scratch))
         except Exception:
             results.append({"error": traceback.format_exc()})
+        finally:
+            os.environ.clear()
+            os.environ.update(before)
+    return results
+
+
+def in_containers(cases: str) -> list[dict[str, Any]]:
+    """`login_from_environment` for each ``[root, credentials]`` of a JSON list, in turn.
+
+    Each run sets (or, for null, unsets) ``$WADLCLIENT_CREDENTIALS`` first.
+    A login that raised gives ``{"raised": ...}``, the line a crash would end
+    on, and ``{"traceback": ...}``, all a crash would print.
+    """
+    results: list[dict[str, Any]] = []
+    for root, credentials in json.loads(cases):
+        os.environ.pop("WADLCLIENT_CREDENTIALS", None)
+        if credentials is not None:
+            os.environ["WADLCLIENT_CREDENTIALS"] = credentials
+        try:
+            results.append(login_from_environment(root, "-"))
+        except Exception as error:
+            raised = traceback.format_exception_only(error)[-1].strip()
+            results.append({"raised": raised, "traceback": traceback.format_exc()})
     return results
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4:
+    if sys.argv[1] == "containers":
+        print(json.dumps(in_containers(sys.argv[2])))
+    elif len(sys.argv) == 4:
         scenario, root, scratch = sys.argv[1:4]
         print(json.dumps(SCENARIOS[scenario](root, scratch)))
     else:

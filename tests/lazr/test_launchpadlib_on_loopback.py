@@ -4,7 +4,8 @@ The scripts run in a child process started as ``python -m
 wadlclient.lazr_compat script.py``: the way a user runs an unchanged
 program, and a process where the real lazr.restfulclient is never imported.
 Where no test checks the process itself, one child runs several scenarios
-in turn, each on a service and in a directory of its own (`one_child`).
+in turn, each on a service and in a directory of its own, some with
+settings of their own (`one_child`).
 """
 
 from __future__ import annotations
@@ -29,39 +30,34 @@ def run_scenario(
     server: LoopbackServer,
     scratch: Path,
     *,
-    stock: bool = False,
     env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Run a scenario under wadlclient (or, ``stock``, on the real lazr.restfulclient)."""
-    return run_script(SCENARIOS, [name, server.service_root, str(scratch)], scratch, stock, env)
+    """Run a scenario under wadlclient."""
+    return run_script(SCENARIOS, [name, server.service_root, str(scratch)], scratch, env)
 
 
 def run_script(
     script: Path,
     args: list[str],
     home: Path,
-    stock: bool = False,
     env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run a launchpadlib script in a child as a user would; the JSON object it printed last."""
-    result: dict[str, Any] = _last_json(script, args, home, stock, env)
+    result: dict[str, Any] = _last_json(script, args, home, env)
     return result
 
 
 def run_scenarios(runs: list[tuple[str, str, Path]], home: Path) -> list[dict[str, Any]]:
     """Several (scenario, service root, directory) runs, in turn, in one child under wadlclient."""
     args = [arg for name, root, scratch in runs for arg in (name, root, str(scratch))]
-    results: list[dict[str, Any]] = _last_json(SCENARIOS, args, home, False, None)
+    results: list[dict[str, Any]] = _last_json(SCENARIOS, args, home, None)
     return results
 
 
-def _last_json(
-    script: Path, args: list[str], home: Path, stock: bool, env: dict[str, str] | None
-) -> Any:
+def _last_json(script: Path, args: list[str], home: Path, env: dict[str, str] | None) -> Any:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "HOME": str(home), **(env or {})}
-    runner = [] if stock else ["-m", "wadlclient.lazr_compat"]
     done = subprocess.run(
-        [sys.executable, *runner, str(script), *args],
+        [sys.executable, "-m", "wadlclient.lazr_compat", str(script), *args],
         capture_output=True, text=True, env=env, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -87,7 +83,7 @@ CASES: dict[str, tuple[str, Callable[[LaunchpadLike], None]]] = {
     "signing": ("anonymous_signing", lambda state: None),
     "anonymous": ("anonymous", lambda state: None),
     "expired": ("expired_token", lambda state: state.expired_tokens.add("stale")),
-    # Its directory holds the cache stock launchpadlib wrote, in a child before this one.
+    # Its directory holds the cache stock launchpadlib wrote, in the test's process, first.
     "warm": ("people", lambda state: None),
     "prefetch": ("prefetched_owners", lambda state: None),
     # Each owner's answer waits 0.3 s, so that the owners asked for together overlap.
@@ -95,6 +91,9 @@ CASES: dict[str, tuple[str, Callable[[LaunchpadLike], None]]] = {
     # The root (WADL, JSON) and the bugs page are answered; then "good" expires,
     # just as the two owners are asked for together.
     "renewed": ("renewed_while_prefetching", _expire_good_after_3),
+    # The look-ahead as the environment sets it for a script.
+    "look_ahead_10": ("looked_ahead_owners WADLCLIENT_LOOK_AHEAD=10", lambda state: None),
+    "look_ahead_off": ("looked_ahead_owners WADLCLIENT_LOOK_AHEAD=0", lambda state: None),
 }
 
 
@@ -109,8 +108,11 @@ def one_child(
 
     The tests check what each run sent and saw, not its process (but
     ``signing``, which runs first): one child saves a launchpadlib start
-    per test. The ``warm`` case's directory is filled by stock launchpadlib first.
+    per test. The ``warm`` case's directory is filled by stock launchpadlib first, in this
+    process, whose lazr.restfulclient is the real one.
     """
+    from tests.lazr.lp_scenarios import people
+
     with ExitStack() as stack:
         servers: list[LoopbackServer] = []
         runs: list[tuple[str, str, Path]] = []
@@ -120,7 +122,7 @@ def one_child(
             servers.append(server)
             runs.append((scenario, server.service_root, tmp_path_factory.mktemp(case)))
         warm = list(CASES).index("warm")
-        stock = run_scenario("people", servers[warm], runs[warm][2], stock=True)
+        stock = people(servers[warm].service_root, str(runs[warm][2]))
         servers[warm].state.journal.clear()  # the journal then holds wadlclient's requests only
         results = run_scenarios(runs, tmp_path_factory.mktemp("home"))
         done = dict(zip(CASES, zip(servers, results, strict=True), strict=True))
@@ -225,23 +227,17 @@ def test_a_token_expiring_under_concurrent_requests_is_renewed_once(one_child: R
 
 
 def test_the_look_ahead_reaches_an_unchanged_launchpadlib_loop_through_the_environment(
-    launchpad_like: LoopbackServer, tmp_path: Path
+    one_child: Ran,
 ) -> None:
-    result = run_scenario(
-        "looked_ahead_owners", launchpad_like, tmp_path, env={"WADLCLIENT_LOOK_AHEAD": "10"}
-    )
+    launchpad_like, result = ran(one_child, "look_ahead_10")  # WADLCLIENT_LOOK_AHEAD=10
 
     assert result["owners"] == ["ada", "ada", "alan"]
     # Without the look-ahead the loop reads ada's record twice, once per bug.
     assert sorted(_owner_reads(launchpad_like)) == ["/1.0/~ada", "/1.0/~alan"]
 
 
-def test_without_the_look_ahead_the_loop_reads_each_link_as_it_goes(
-    launchpad_like: LoopbackServer, tmp_path: Path
-) -> None:
-    result = run_scenario(
-        "looked_ahead_owners", launchpad_like, tmp_path, env={"WADLCLIENT_LOOK_AHEAD": "0"}
-    )
+def test_without_the_look_ahead_the_loop_reads_each_link_as_it_goes(one_child: Ran) -> None:
+    launchpad_like, result = ran(one_child, "look_ahead_off")  # WADLCLIENT_LOOK_AHEAD=0
 
     assert result["owners"] == ["ada", "ada", "alan"]
     assert len(_owner_reads(launchpad_like)) == 3

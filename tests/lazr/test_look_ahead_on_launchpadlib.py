@@ -4,35 +4,22 @@ The scripts run under ``python -m wadlclient.lazr_compat`` against the
 Launchpad-shaped task service of the benchmarks (500 tasks, each on its
 own bug, 120 owners, 20 ms per answer), which counts the requests and the
 most in flight at once. No client sends fewer than 620 requests plus its
-pages for ``task.bug.owner.name``. The two scripts on the default
-look-ahead run in turn in one child, each against a service of its own.
+pages for ``task.bug.owner.name``. The scripts run in turn in one child,
+each against a service of its own, the last with the look-ahead turned off.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import pytest
 from benchmarks.lptasks import LINKED, OWNERS, TASKS, TaskService
-from tests.lazr.test_launchpadlib_on_loopback import SCENARIOS, run_scenarios, run_script
+from tests.lazr.test_launchpadlib_on_loopback import run_scenarios
 
 #: Pages of 150 entries: 500 tasks are 4.
 PAGES = 4
-
-
-@pytest.fixture
-def tasks_far() -> Iterator[TaskService]:
-    with TaskService(latency_ms=20) as service:
-        yield service
-
-
-def _run(name: str, service: TaskService, home: Path, **env: str) -> dict[str, list[str]]:
-    service.reset()
-    result = run_script(SCENARIOS, [name, service.base_url, str(home)], home, env=env)
-    return result
 
 
 Runs = dict[str, tuple[TaskService, dict[str, Any]]]
@@ -40,12 +27,12 @@ Runs = dict[str, tuple[TaskService, dict[str, Any]]]
 
 @pytest.fixture(scope="module")
 def default_look_ahead(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
-    """``task_owners`` and ``every_tenth_bug``, in turn in one child, each on its own service."""
-    names = ("task_owners", "every_tenth_bug")
+    """The scripts in turn in one child, each on its own service; the last has no look-ahead."""
+    names = ("task_owners", "every_tenth_bug", "every_tenth_bug WADLCLIENT_LOOK_AHEAD=0")
     with ExitStack() as stack:
         services = [stack.enter_context(TaskService(latency_ms=20)) for _ in names]
         runs = [
-            (name, service.base_url, tmp_path_factory.mktemp(name))
+            (name, service.base_url, tmp_path_factory.mktemp(name.split()[0]))
             for name, service in zip(names, services, strict=True)
         ]
         results = run_scenarios(runs, tmp_path_factory.mktemp("home"))
@@ -81,8 +68,8 @@ def test_an_unchanged_sparse_script_sends_only_the_bugs_it_reads(default_look_ah
     assert tasks_far.most_concurrent("/1.0/bugs/") > 1  # the stride's bugs went ahead together
 
 
-def test_the_environment_turns_it_off_for_a_script(tasks_far: TaskService, tmp_path: Path) -> None:
-    titles = _run("every_tenth_bug", tasks_far, tmp_path, WADLCLIENT_LOOK_AHEAD="0")["titles"]
+def test_the_environment_turns_it_off_for_a_script(default_look_ahead: Runs) -> None:
+    tasks_far, result = ran(default_look_ahead, "every_tenth_bug WADLCLIENT_LOOK_AHEAD=0")
 
-    assert len(titles) == TASKS // 10
+    assert len(result["titles"]) == TASKS // 10
     assert tasks_far.most_concurrent("/1.0/bugs/") == 1
