@@ -39,6 +39,7 @@ __all__ = [
     "authenticate",
     "authenticate_request",
     "hash_password",
+    "new_password_record",
     "verify_password",
 ]
 
@@ -161,6 +162,17 @@ class _VerifiedMemo:
 
 _memo = _VerifiedMemo()
 _DUMMY_SALT = "00" * _SALT_BYTES
+
+
+def new_password_record(username: str, password: str) -> tuple[str, str]:
+    """``(salt_hex, hash_hex)`` to store for a user's new password, known as verified.
+
+    The password was just hashed: its first use need not hash it again
+    (the record is the memo's key, so a later record does not match).
+    """
+    salt_hex, hash_hex = hash_password(password)
+    _memo.remember((username, salt_hex, hash_hex), password)
+    return salt_hex, hash_hex
 
 
 def verify_password(store: CredentialStore, username: str, password: str) -> bool:

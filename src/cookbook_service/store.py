@@ -24,7 +24,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from cookbook_service import seed
-from cookbook_service.auth import hash_password
+from cookbook_service.auth import new_password_record
 
 Row = dict[str, Any]
 
@@ -405,7 +405,7 @@ class Store:
     # -- credentials (CredentialStore) ---------------------------------------
 
     def add_user(self, name: str, password: str) -> None:
-        salt, digest = hash_password(password)
+        salt, digest = new_password_record(name, password)
         with self._transaction() as db:
             db.execute(
                 "INSERT OR REPLACE INTO users (name, salt, hash) VALUES (?, ?, ?)",

@@ -1,6 +1,6 @@
 """One process of the cache stress test (run by test_cache_stress.py, not collected).
 
-Usage: stress_worker.py DIRECTORY SEED OPERATIONS [behind]
+Usage: stress_worker.py DIRECTORY SEED OPERATIONS [behind]; or `stress` in the test's own process.
 
 With ``behind`` the cache writes behind (``HTTPCache(write_behind=True)``).
 
@@ -40,10 +40,16 @@ def check(body: bytes, etag: str | None) -> str | None:
     return None
 
 
-def main() -> None:
-    directory, seed, operations = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    rng = random.Random(seed)
-    cache = HTTPCache(directory, write_behind=sys.argv[4:] == ["behind"])
+def stress(directory: str, seed: int, operations: int, behind: bool) -> str:
+    """The process's line: ``ok <reads> <writes>`` or ``bad <reason>`` (the cache closed)."""
+    cache = HTTPCache(directory, write_behind=behind)
+    try:
+        return _stress(cache, random.Random(seed), operations)
+    finally:
+        cache.close()
+
+
+def _stress(cache: HTTPCache, rng: random.Random, operations: int) -> str:
     seen: set[str] = set()
     reads = writes = 0
     for _ in range(operations):
@@ -62,15 +68,18 @@ def main() -> None:
             # Entries are only ever replaced, never removed: once this
             # process has written a key, a miss means a torn or bad file.
             if url in seen:
-                print(f"bad miss after write for {url}")
-                return
+                return f"bad miss after write for {url}"
             continue
         seen.add(url)
         problem = check(cached.body, cached.headers.get("etag"))
         if problem is not None:
-            print(f"bad {problem}")
-            return
-    print(f"ok {reads} {writes}")
+            return f"bad {problem}"
+    return f"ok {reads} {writes}"
+
+
+def main() -> None:
+    directory, seed, operations = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    print(stress(directory, seed, operations, sys.argv[4:] == ["behind"]))
 
 
 if __name__ == "__main__":

@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.cache.docs_bearer import docs_bearer
 from tests.cache.test_cache_principals import KEPT_TO_ONE
 from tests.cache.whose import BEARERS, Seen, WhoseService
-from tests.newcomer.docblocks import ROOT, blocks_of
+from tests.newcomer.docblocks import ROOT
 
 from wadlclient import BasicHttpAuthorizer, HttpAuthorizer
 from wadlclient.cache import CacheRules, HTTPCache, RedisStore, StoreCache
@@ -33,19 +34,6 @@ from wadlclient.lazr.restfulclient.authorize import HttpAuthorizer as LazrHttpAu
 TOKEN = {user: token for token, user in BEARERS.items()}
 #: Answers a shared cache must keep to one principal, and the one the issue found given away.
 CASES = (*KEPT_TO_ONE, "public-vary-authorization")
-
-
-def docs_bearer() -> type[HttpAuthorizer]:
-    """The ``Bearer`` class exactly as docs/cache-backends.md shows it."""
-    block = next(
-        block.text
-        for block in blocks_of(ROOT / "docs" / "cache-backends.md")
-        if "class Bearer(HttpAuthorizer)" in block.text
-    )
-    namespace: dict[str, Any] = {}
-    exec(compile(block, "docs/cache-backends.md", "exec"), namespace)
-    bearer: type[HttpAuthorizer] = namespace["Bearer"]
-    return bearer
 
 
 Bearer = docs_bearer()
@@ -156,9 +144,10 @@ def test_a_worker_in_another_process_finds_its_own_answer_without_asking(
     read(whose, store, Bearer(TOKEN["ann"]), "max-age")
     script = textwrap.dedent(
         f"""
-        from tests.cache.test_cache_principals_custom import Bearer
+        from tests.cache.docs_bearer import docs_bearer
         from wadlclient.cache import HTTPCache
         from wadlclient.http import Transport
+        Bearer = docs_bearer()  # without importing pytest and this module (a third of a second)
         with Transport(authorizer=Bearer({TOKEN["ann"]!r}), cache=HTTPCache({store!r})) as t:
             print(t.request("GET", {whose.url("max-age")!r}).json()["user"])
         """

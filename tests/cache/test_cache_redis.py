@@ -247,19 +247,22 @@ def test_processes_writing_and_reading_the_same_entries_never_see_a_torn_one(
     # benchmarks.fleet's mixer: a read is torn when its bytes do not parse or
     # its body does not match the digest its writer put in the ETag. Two mixers
     # race as surely as four (a save split into SET and APPEND is caught by
-    # either), and each costs ~0.7 s of start-up (imports) for 0.1 s of mixing.
+    # either): one in a process of its own, one in this process, started once
+    # the other has written (its start-up, ~0.7 s of imports, is not mixing).
+    from benchmarks.fleet import mix
+
     command = [sys.executable, "-m", "benchmarks.fleet", "--child", "mix", empty_redis]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
-    mixers = [
-        subprocess.Popen([*command, str(seed), "1200"], cwd=REPO, env=env, text=True,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        for seed in range(2)
-    ]  # fmt: skip
-    counts = []
-    for mixer in mixers:
-        out, err = mixer.communicate(timeout=60)
-        assert mixer.returncode == 0, err[-2000:]
-        counts.append(json.loads(out.strip().splitlines()[-1]))
+    mixer = subprocess.Popen([*command, "1", "1200"], cwd=REPO, env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    with redis.Redis.from_url(empty_redis) as client:
+        deadline = time.monotonic() + 30
+        while not client.dbsize() and mixer.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+    counts = [mix(empty_redis, seed=0, operations=1200)]
+    out, err = mixer.communicate(timeout=60)
+    assert mixer.returncode == 0, err[-2000:]
+    counts.append(json.loads(out.strip().splitlines()[-1]))
 
     assert sum(c["reads"] for c in counts) - sum(c["misses"] for c in counts) > 500
     assert sum(c["torn"] for c in counts) == 0, counts

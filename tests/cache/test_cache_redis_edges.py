@@ -21,12 +21,13 @@ from typing import Any
 
 import pytest
 import redis
-from benchmarks.lpserver import make_handler, rewrite_wadl, root_json
+from benchmarks.lpserver import make_handler, root_json
 from benchmarks.redis_server import redis_server
 from tests.cache.trickle import TrickleProxy
 
 from cookbook_service.testing import PUBLIC_RECIPE_IDS, RunningService
-from wadlclient import ServiceRoot
+from cookbook_service.wadl import generate_wadl
+from wadlclient import SUN_WADL_MEDIA_TYPE, ServiceRoot
 from wadlclient.cache import RedisStore, StoreCache
 
 REPO = Path(__file__).resolve().parents[2]
@@ -106,8 +107,11 @@ def test_an_upper_case_redis_scheme_is_a_redis_url(
 
 
 @pytest.fixture
-def uncacheable_wadl_server(launchpad_wadl_bytes: bytes) -> Iterator[tuple[str, Any]]:
-    """The Launchpad WADL on loopback, with ``no-store``: (URL, handler).
+def uncacheable_wadl_server() -> Iterator[tuple[str, Any]]:
+    """The example service's WADL on loopback, with ``no-store``: (URL, handler).
+
+    Its own small WADL, not Launchpad's: each worker parses the WADL it
+    fetched, and what is under test is the claim, whatever the document.
 
     The handler class counts the WADLs sent (``wadl_sent``) and keeps when
     each WADL request came and each WADL was sent (``asked``, ``sent``). The
@@ -116,7 +120,7 @@ def uncacheable_wadl_server(launchpad_wadl_bytes: bytes) -> Iterator[tuple[str, 
     """
     server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)  # set below
     base = f"http://127.0.0.1:{server.server_address[1]}/1.0/"
-    wadl = rewrite_wadl(launchpad_wadl_bytes, base)
+    wadl = generate_wadl(base, SUN_WADL_MEDIA_TYPE)
     handler = make_handler(wadl, root_json(wadl, base))
 
     class NoStore(handler):  # type: ignore[valid-type,misc]

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from cookbook_service import auth
 from cookbook_service.schema import REDACTED
 from cookbook_service.testing import (
     PRIVATE_RECIPE_ID,
@@ -78,6 +79,27 @@ def test_basic_user_may_read_and_sees_the_private_recipe(
 
     assert page["total_size"] == PUBLIC_RECIPE_COUNT + 1
     assert private.json()["private"] is True
+
+
+def test_a_password_just_set_is_not_hashed_again_at_its_first_use(
+    cookbook_service_factory: Any, web: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Setting it hashed it (scrypt, ~60 ms of CPU): the service knows it as verified."""
+    service: RunningService = cookbook_service_factory(auth="basic")
+    service.add_user("dinah", "cheshire-grin")
+    hashed: list[str] = []
+    real = auth.hash_password
+
+    def counting(password: str, salt_hex: str | None = None) -> tuple[str, str]:
+        hashed.append(password)
+        return real(password, salt_hex)
+
+    monkeypatch.setattr(auth, "hash_password", counting)
+
+    response = web.get(service.url("recipes"), headers=_basic("dinah", "cheshire-grin"))
+
+    assert response.status_code == 200
+    assert hashed == []
 
 
 def test_basic_user_may_write(basic_service: RunningService, web: httpx.Client) -> None:
