@@ -16,12 +16,12 @@ Two economies of the build (the site is the same): the cyclic garbage
 collector is off while a build runs (the API reference makes hundreds of
 thousands of objects, griffe's model of every module and the templates'
 output, that live until the build ends; the collector's passes over them
-were a tenth of the build's CPU, for 10 MB of memory; it is on again
-after each build, so that ``mkdocs serve`` collects between rebuilds).
-And the API reference's long signatures, which mkdocstrings formats with
-one ``ruff format`` process each (some 130 of them, a seventh of the
-build's CPU), go to one ``ruff server`` for the build, which formats them
-alike (`RuffFormatter`).
+cost half a second of the build's eight, for 10 MB of memory; it is on
+again after each build, so that ``mkdocs serve`` collects between
+rebuilds). And the API reference's long signatures, which mkdocstrings
+formats with one ``ruff format`` process each (some 130 of them, a second
+of CPU), go to one ``ruff server`` for the build, which formats them alike
+(`RuffFormatter`).
 """
 
 from __future__ import annotations
