@@ -20,6 +20,7 @@ import pkgutil
 import subprocess
 import sys
 from collections.abc import Callable
+from http import HTTPStatus
 from typing import Any
 
 import pytest
@@ -109,6 +110,7 @@ def _examples() -> dict[str, Callable[[], BaseException]]:
     from wadlclient.http.pool import _Stale
     from wadlclient.http.retry import RetryExhausted
     from wadlclient.testing.errors import HTTPException
+    from wadlclient.testing.request_head import BadHead
 
     lazr = "wadlclient.lazr.restfulclient.errors"
     found: dict[str, Callable[[], BaseException]] = {}
@@ -154,6 +156,7 @@ def _examples() -> dict[str, Callable[[], BaseException]]:
     found["wadlclient.http.pool._Stale"] = lambda: _Stale(TransportError(ECHO, URL, "GET"))
     found["wadlclient.http.retry.RetryExhausted"] = lambda: RetryExhausted(_response(503))
     found["wadlclient.testing.errors.HTTPException"] = lambda: HTTPException(401, ECHO)
+    found["wadlclient.testing.request_head.BadHead"] = lambda: BadHead(HTTPStatus.BAD_REQUEST, ECHO)
     # a refusal in the library's own words: it quotes no server, so holds nothing to hide
     found["wadlclient.bounded_read.FileRefused"] = lambda: FileRefused(27, "it holds 9 bytes")
     found["wadlclient.http.routes.RouteRefused"] = _transport_in("wadlclient.http.routes",

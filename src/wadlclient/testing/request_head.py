@@ -19,7 +19,9 @@ import re
 import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
-from typing import Protocol
+from typing import Any, Protocol
+
+from wadlclient.errors import reduce_error
 
 __all__ = ["MAX_FIELDS", "MAX_LINE", "BadHead", "LeanHeadHandler", "read_fields"]
 
@@ -45,6 +47,9 @@ class BadHead(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_error(self)  # its __init__ takes what its args do not hold
 
 
 def read_fields(rfile: _Lines) -> dict[str, str]:
