@@ -10,6 +10,7 @@ beside the clone (as in CI), then ``/work/shared``.
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     them out of its sight; objects made later are collected as before.
     """
     gc.freeze()
+    _blocks_at_freeze[0] = sys.getallocatedblocks()
 
 
 #: Python's own thresholds for its cyclic collector, as this process started with them.
@@ -82,8 +84,21 @@ PYTHON_GC_THRESHOLDS = gc.get_threshold()
 #: new objects, not every 700.
 SUITE_GC_THRESHOLDS = (50_000, 20, 10)
 
-#: Collect and freeze at the end of a module once the collector tracks this many unfrozen objects.
-FREEZE_AFTER = 100_000
+#: Collect and freeze at the end of a module once this many more memory blocks are allocated
+#: than after the last freeze (about 100,000 objects the collector tracks: a tracked object
+#: comes with three or four blocks of its own and of what it holds). Counting the tracked
+#: objects themselves (`gc.get_objects`) walks them all, at every module's end.
+FREEZE_AFTER_BLOCKS = 400_000
+
+#: The blocks allocated after the last freeze (`sys.getallocatedblocks`).
+_blocks_at_freeze = [0]
+
+
+def _freeze() -> None:
+    """Collect, then move what is left out of the collector's sight (`gc.freeze`)."""
+    gc.collect()
+    gc.freeze()
+    _blocks_at_freeze[0] = sys.getallocatedblocks()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -113,9 +128,8 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     """
     result = yield
     last_of_module = nextitem is None or nextitem.path != item.path
-    if last_of_module and len(gc.get_objects()) > FREEZE_AFTER:
-        gc.collect()
-        gc.freeze()
+    if last_of_module and sys.getallocatedblocks() - _blocks_at_freeze[0] > FREEZE_AFTER_BLOCKS:
+        _freeze()
     return result
 
 
