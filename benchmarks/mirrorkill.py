@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import signal
 import statistics
@@ -36,7 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
 from benchmarks.config import REPO_ROOT, measured_env
@@ -48,29 +47,36 @@ ROUNDS = 3
 FORMATS = ("jsonl", "csv")
 #: The service's default page, as in the other sections (the mirror asks for 150).
 PAGE_SIZE = 75
-#: How both runs of a round are started: the default cache, or a cache directory they share.
-CACHES = ("default", "--cache DIR")
+#: The look-ahead settings measured: the command's default (None: 2 pages) and ``--look-ahead 1``.
+LOOK_AHEADS: tuple[int | None, ...] = (None, 1)
 
 
-def _command(base_url: str, out: Path, format: str, cache: Path | None) -> list[str]:
+def _command(base_url: str, out: Path, format: str, look_ahead: int | None) -> list[str]:
     return [sys.executable, "-m", "wadlclient", "mirror", base_url, "cookbooks",
             "--out", str(out), "--op", "find_recipes", "--arg", "search=Generated",
             "--format", format, "--quiet",
-            *(["--cache", str(cache)] if cache is not None else [])]  # fmt: skip
+            *(["--look-ahead", str(look_ahead)] if look_ahead is not None else [])]  # fmt: skip
 
 
 def _run(
-    base_url: str, out: Path, format: str, kill_at: float | None = None, cache: Path | None = None
-) -> float:
-    """One mirror in a child process, killed after ``kill_at`` seconds if given; its wall."""
+    base_url: str, out: Path, format: str, kill_at: float | None = None,
+    look_ahead: int | None = None,
+) -> tuple[float, float | None]:  # fmt: skip
+    """One mirror in a child process, killed after ``kill_at`` seconds if given.
+
+    Its wall, and the moment of the kill (``time.monotonic()``, the clock of
+    the service's journal; None if it ended first).
+    """
     started = time.perf_counter()
     child = subprocess.Popen(
-        _command(base_url, out, format, cache), cwd=REPO_ROOT, env=measured_env(),
+        _command(base_url, out, format, look_ahead), cwd=REPO_ROOT, env=measured_env(),
         stderr=subprocess.PIPE,
     )  # fmt: skip
+    killed: float | None = None
     try:
         child.wait(None if kill_at is None else kill_at)
     except subprocess.TimeoutExpired:
+        killed = time.monotonic()
         child.send_signal(signal.SIGKILL)
         child.wait()
     seconds = time.perf_counter() - started
@@ -79,7 +85,7 @@ def _run(
         raise RuntimeError(f"mirror exited {child.returncode}: {error[-1500:]}")
     if child.stderr:
         child.stderr.close()
-    return seconds
+    return seconds, killed
 
 
 def _links(out: Path, format: str) -> list[str]:
@@ -99,76 +105,134 @@ def _committed(out: Path) -> int:
         return 0
 
 
-def _pages(journal: Any) -> list[tuple[int, int]]:
-    """``(start, size)`` of each page of the operation's result the service served."""
+class Served(NamedTuple):
+    """A page of the operation's result the service served: its positions and its times."""
+
+    start: int
+    size: int
+    started: float
+    answered: float
+
+    def positions(self) -> range:
+        return range(self.start, self.start + self.size)
+
+
+def _pages(journal: Any) -> list[Served]:
+    """Each page of the operation's result the service served (the call itself: its first page)."""
     pages = []
     for entry in journal.entries():
         query = dict(parse_qsl(entry.query))
-        if query.get("ws.op") == "find_recipes" and "ws.size" in query:
-            pages.append((int(query.get("ws.start", 0)), int(query["ws.size"])))
+        if query.get("ws.op") == "find_recipes":
+            size = int(query.get("ws.size", PAGE_SIZE))
+            start = int(query.get("ws.start", 0))
+            pages.append(Served(start, size, entry.started, entry.answered))
     return pages
 
 
+def read_twice(first: list[Served], second: list[Served], killed: float) -> dict[str, Any]:
+    """What the run after the kill read again, each page classified by the journal's times.
+
+    A request of the second run reads a page twice when it covers more
+    positions the killed run had been served than its first one (a window
+    after kept pages starts one entry back, by design: that entry is counted
+    in ``entries``, not as a page). Such a page was *in flight* at the kill
+    when every request of the killed run that covered those positions was
+    answered after the kill (no process could have kept it); otherwise the
+    killed run had received it: *received* (a page the design should have kept).
+    """
+    again, in_flight, received, entries, gaps = 0, 0, 0, 0, []
+    for request in second:
+        overlap = [
+            served for served in first
+            if served.start < request.start + request.size
+            and request.start < served.start + served.size
+        ]  # fmt: skip
+        covered = {p for served in overlap for p in served.positions()}
+        positions = [p for p in request.positions() if p in covered]
+        entries += len(positions)
+        beyond = [p for p in positions if p != request.start]
+        if not beyond:
+            continue
+        again += 1
+        sources = [served for served in overlap if any(p in beyond for p in served.positions())]
+        if all(served.answered >= killed for served in sources):
+            in_flight += 1
+        else:
+            received += 1
+            gaps.append(round(min(killed - s.answered for s in sources if s.answered < killed), 3))
+    return {"pages_again": again, "in_flight": in_flight, "received": received,
+            "entries_again": entries, "received_before_kill_s": gaps}  # fmt: skip
+
+
 def _round(
-    service: Any, format: str, full: float, seed: int, scratch: Path, cache: str
+    service: Any, format: str, full: float, seed: int, scratch: Path, look_ahead: int | None
 ) -> dict[str, Any]:
     """One kill and resume: what the output holds and what was read twice."""
     rng = random.Random(seed)
     kill_at = rng.uniform(0.05, 0.95) * full
     out = Path(tempfile.mkdtemp(dir=scratch))
-    shared = out.parent / (out.name + "-cache") if cache != CACHES[0] else None
     service.journal.clear()
-    killed_wall = _run(service.base_url, out, format, kill_at, shared)
+    killed_wall, killed = _run(service.base_url, out, format, kill_at, look_ahead)
     time.sleep(0.5)  # the killed child's requests still in the service are answered
     done = _committed(out)
     # A run faster than the uninterrupted one may have ended before its kill: the run after
     # it is then the next night's, reading every page by design, not a resume.
-    ended = (out / f"entries.{format}").exists()
+    ended = killed is None or (out / f"entries.{format}").exists()
     first = _pages(service.journal)
     service.journal.clear()
+    setting = "default" if look_ahead is None else str(look_ahead)
     try:
-        resumed_wall = _run(service.base_url, out, format, cache=shared)
+        resumed_wall, _ = _run(service.base_url, out, format, look_ahead=look_ahead)
     except RuntimeError as error:
         # The run after the kill failed: the round says why (a failure of the mirror).
-        return {"cache": cache, "seed": seed, "kill_at": round(kill_at, 2), "committed": done,
-                "error": str(error).strip().splitlines()[-1]}  # fmt: skip
+        return {"look_ahead": setting, "seed": seed, "kill_at": round(kill_at, 2),
+                "committed": done, "error": str(error).strip().splitlines()[-1]}  # fmt: skip
     second = _pages(service.journal)
-    read = set()
-    for start, size in first:
-        read.update(range(start, start + size))
-    again = [(start, size) for start, size in second
-             if any(p in read for p in range(start, start + size))]  # fmt: skip
-    positions = {p for start, size in again for p in range(start, start + size) if p in read}
     links = _links(out, format)
     return {
-        "cache": cache, "seed": seed, "kill_at": round(kill_at, 2),
+        "look_ahead": setting, "seed": seed, "kill_at": round(kill_at, 2),
         "killed_wall": round(killed_wall, 2),
         "resumed_wall": round(resumed_wall, 2), "committed": done, "rows": len(links),
-        "distinct": len(set(links)), "pages_again": len(again),
-        "entries_again": len(positions), "before_place": sum(1 for p in positions if p < done),
-        "requests_second": len(second), "ended": ended,
+        "distinct": len(set(links)), "requests_second": len(second), "ended": ended,
+        **read_twice(first, second, killed if killed is not None else float("inf")),
     }  # fmt: skip
 
 
-def measure(scratch: Path, smoke: bool = False, rounds: int = ROUNDS) -> dict[str, Any]:
-    """The reference wall and the rounds, per format."""
+def measure(
+    scratch: Path, smoke: bool = False, rounds: int = ROUNDS, *, entries: int | None = None,
+    latency: int = LATENCY, look_aheads: tuple[int | None, ...] = LOOK_AHEADS,
+    formats: tuple[str, ...] = FORMATS, seed: int | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The reference wall and the rounds, per format and look-ahead setting.
+
+    ``seed``: where the rounds' seeds come from (else the system's randomness).
+    """
     from cookbook_service.testing import run_service
 
-    entries = 600 if smoke else ENTRIES
-    results: dict[str, Any] = {"entries": entries, "load_start": load_average(), "formats": {}}
-    with run_service(seed_recipes=entries, page_size=PAGE_SIZE, latency_ms=LATENCY) as service:
-        for format in FORMATS:
-            full = _run(service.base_url, Path(tempfile.mkdtemp(dir=scratch)), format)
-            print(f"  {format}: uninterrupted {full:.2f} s", flush=True)
-            found = []
+    count = entries if entries is not None else 600 if smoke else ENTRIES
+    seeds = random.Random(seed) if seed is not None else random.SystemRandom()
+    results: dict[str, Any] = {
+        "entries": count, "latency": latency, "load_start": load_average(), "formats": {},
+    }  # fmt: skip
+    with run_service(seed_recipes=count, page_size=PAGE_SIZE, latency_ms=latency) as service:
+        for format in formats:
+            walls, found = {}, []
+            for look_ahead in look_aheads:
+                setting = "default" if look_ahead is None else str(look_ahead)
+                out = Path(tempfile.mkdtemp(dir=scratch))
+                walls[setting], _ = _run(service.base_url, out, format, look_ahead=look_ahead)
+                print(f"  {format}, look-ahead {setting}: uninterrupted "
+                      f"{walls[setting]:.2f} s", flush=True)  # fmt: skip
             for _ in range(1 if smoke else rounds):
-                for cache in CACHES:
-                    seed = int.from_bytes(os.urandom(4), "big")
-                    got = _round(service, format, full, seed, scratch, cache)
-                    got["expected"] = entries  # every generated recipe matches "Generated"
+                for look_ahead in look_aheads:
+                    setting = "default" if look_ahead is None else str(look_ahead)
+                    got = _round(service, format, walls[setting], seeds.getrandbits(32),
+                                 scratch, look_ahead)  # fmt: skip
+                    got["expected"] = count  # every generated recipe matches "Generated"
+                    got["full"] = walls[setting]
                     found.append(got)
                     print(f"  {format}: {got}", flush=True)
-            results["formats"][format] = {"full": full, "rounds": found}
+            results["formats"][format] = {"full": walls, "rounds": found}
     results["load_end"] = load_average()
     return results
 
@@ -190,7 +254,7 @@ def failures(results: dict[str, Any]) -> list[str]:
     for format, found in results["formats"].items():
         for got in found["rounds"]:
             if "error" in got:
-                bad.append(f"{format}, {got['cache']} cache, seed {got['seed']}: "
+                bad.append(f"{format}, look-ahead {got['look_ahead']}, seed {got['seed']}: "
                            f"{_short(got['error'])}")  # fmt: skip
             elif not got["rows"] == got["distinct"] == got["expected"]:
                 bad.append(f"{format}, seed {got['seed']}: {got['rows']} rows, "
@@ -198,74 +262,99 @@ def failures(results: dict[str, Any]) -> list[str]:
     return bad
 
 
+def _row(format: str, got: dict[str, Any]) -> str:
+    head = (f"| {format} | {got['look_ahead']} | {got['full']:.2f} s | {got['kill_at']:.2f} s "
+            f"| {got['committed']} ")  # fmt: skip
+    if "error" in got:
+        return head + f"| failed: {_short(got['error'])} | | | | | | {got['seed']} |"
+    counts = (f"| {got['resumed_wall']:.2f} s | {got['rows']} | {got['rows'] - got['distinct']} "
+              f"| {got['expected'] - got['distinct']} ")  # fmt: skip
+    if got.get("ended"):
+        return head + counts + f"| ended before the kill: a second run | | {got['seed']} |"
+    again = f"| {got['pages_again']} ({got['in_flight']}) | {got['entries_again']} "
+    return head + counts + again + f"| {got['seed']} |"
+
+
+def summary(results: dict[str, Any]) -> list[str]:
+    """Per look-ahead setting: pages read twice and those in flight at the kill (median, most)."""
+    rounds = [got for found in results["formats"].values() for got in found["rounds"]]
+    lines = []
+    for setting in dict.fromkeys(got["look_ahead"] for got in rounds):
+        kept = [
+            got for got in rounds
+            if got["look_ahead"] == setting and "error" not in got and not got.get("ended")
+        ]  # fmt: skip
+        if not kept:
+            continue
+        pages = [got["pages_again"] for got in kept]
+        flight = [got["in_flight"] for got in kept]
+        received = sum(got["received"] for got in kept)
+        lines.append(
+            f"- look-ahead {setting}: pages read twice median {statistics.median(pages):g}, "
+            f"most {max(pages)}; of them in flight at the kill median "
+            f"{statistics.median(flight):g}, most {max(flight)}; pages the killed run had "
+            f"received and the resumed one read again: {received} in {len(kept)} rounds "
+            f"(goal at most 1 page: {'meets' if max(pages) <= 1 else 'misses'}; "
+            f"{sum(1 for p in pages if p > 1)} of {len(pages)} rounds above)."
+        )
+    return lines
+
+
 def markdown(results: dict[str, Any]) -> str:
     """One row per kill: the output's counts and what the second run read again."""
     lines = [
         f"## A mirror killed with SIGKILL and run again: {results['entries']} recipes at "
-        f"{LATENCY} ms",
+        f"{results['latency']} ms",
         "",
-        "`python -m benchmarks.mirrorkill` (`make soak`): per format, one uninterrupted "
-        "`wadlclient mirror` (its wall sets the window), then per round a run killed at a "
-        "random moment in 5-95 % of that window and the same command again, each in a fresh "
-        "directory, with the command's default cache and with a `--cache DIR` both runs "
-        "share. Pages read twice: page requests of the second run that cover positions "
-        "the killed run had read (goal: at most 1); of the entries they cover, those before "
-        "the place the killed run had committed. Goal: every entry exactly once. "
+        "`python -m benchmarks.mirrorkill` (`make soak`): per format and look-ahead setting, "
+        "one uninterrupted `wadlclient mirror` (its wall sets the window), then per round a "
+        "run killed at a random moment in 5-95 % of that window and the same command again, "
+        "in a fresh directory (the mirror's own cache, `DIR/.cache`, keeps the pages the "
+        "killed run received). Pages read twice: requests of the second run that cover "
+        "positions the killed run had been served, beyond the one entry a window starts "
+        "with; in brackets, those whose every request in the killed run was answered after "
+        "the kill (in flight: served, never received, no process could keep them; the "
+        "service's journal times against the kill's). Goal: every entry exactly once, at "
+        "most one page read twice. "
         f"Load average at start {results['load_start']}, at end {results['load_end']}.",
         "",
-        "| format | cache | uninterrupted | killed at | committed then | resumed run | rows "
-        "| duplicates | missing | pages read twice | entries read twice (before the place) "
-        "| seed |",
+        "| format | look-ahead | uninterrupted | killed at | committed then | resumed run | rows "
+        "| duplicates | missing | pages read twice (in flight at the kill) "
+        "| entries read twice | seed |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for format, found in results["formats"].items():
-        for got in found["rounds"]:
-            if "error" in got:
-                lines.append(
-                    f"| {format} | {got['cache']} | {found['full']:.2f} s | {got['kill_at']:.2f} s "
-                    f"| {got['committed']} | failed: {_short(got['error'])} | | | | | "
-                    f"| {got['seed']} |"
-                )
-                continue
-            lines.append(
-                f"| {format} | {got['cache']} | {found['full']:.2f} s | {got['kill_at']:.2f} s "
-                f"| {got['committed']} | {got['resumed_wall']:.2f} s | {got['rows']} "
-                f"| {got['rows'] - got['distinct']} | {got['expected'] - got['distinct']} "
-                + (
-                    f"| ended before the kill: a second run, {got['pages_again']} pages | "
-                    if got.get("ended")
-                    else f"| {got['pages_again']} | {got['entries_again']} ({got['before_place']}) "
-                )
-                + f"| {got['seed']} |"
-            )
+        lines += [_row(format, got) for got in found["rounds"]]
     bad = failures(results)
     rounds = [got for found in results["formats"].values() for got in found["rounds"]]
     verdict = "yes" if not bad else f"NO: {len(bad)} of {len(rounds)} rounds failed (above)"
-    lines += ["", f"Every entry exactly once: {verdict}."]
-    for cache in CACHES:
-        kept = [
-            got for got in rounds
-            if got["cache"] == cache and "error" not in got and not got.get("ended")
-        ]  # fmt: skip
-        pages = [got["pages_again"] for got in kept]
-        if not pages:
-            continue
-        lines[-1] += (
-            f" Pages read twice, {cache} cache: median {statistics.median(pages):g}, most "
-            f"{max(pages)} (goal at most 1: {'meets' if max(pages) <= 1 else 'misses'}; "
-            f"{sum(1 for p in pages if p > 1)} of {len(pages)} rounds above)."
-        )
+    lines += ["", f"Every entry exactly once: {verdict}.", "", *summary(results)]
     return "\n".join(lines) + "\n"
+
+
+def _look_ahead(text: str) -> int | None:
+    return None if text == "default" else int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.mirrorkill", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="600 recipes, one round")
-    parser.add_argument("--rounds", type=int, default=ROUNDS, help="kills per format")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="kills per format and setting")
+    parser.add_argument("--entries", type=int, help=f"recipes (default {ENTRIES:,})")
+    parser.add_argument("--latency", type=int, default=LATENCY, help="ms before each answer")
+    parser.add_argument("--look-ahead", type=_look_ahead, action="append", dest="look_aheads",
+                        metavar="N|default", help="a look-ahead setting to measure "
+                        "(repeatable; default: the command's default and 1)")  # fmt: skip
+    parser.add_argument("--format", action="append", choices=FORMATS, dest="formats")
+    parser.add_argument("--seed", type=int, help="draw the rounds' seeds from this one")
     parser.add_argument("--markdown", type=Path, help="where to write the section")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
-        results = measure(Path(scratch), args.smoke, args.rounds)
+        results = measure(
+            Path(scratch), args.smoke, args.rounds, entries=args.entries, latency=args.latency,
+            look_aheads=tuple(args.look_aheads or LOOK_AHEADS),
+            formats=tuple(args.formats or FORMATS), seed=args.seed,
+        )  # fmt: skip
     text = markdown(results)
     print(text)
     if args.markdown:
