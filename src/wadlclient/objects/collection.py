@@ -298,24 +298,33 @@ class Collection(Resource, Generic[EntryT]):
             entries = (self._entry_for(document) for document in documents)
             yield from walked(entries, self._session)
 
-    def walk(self, resume: str | None = None) -> Walk[EntryT]:
+    def walk(self, resume: str | None = None, *, look_ahead: int | None = None) -> Walk[EntryT]:
         """Every entry, as iteration hands them out, with a resume token after each (`Walk`).
 
         ``resume``: a token of an earlier walk of this collection (from any
         process, with a root of the same service); the walk goes on with the
         entry after it (what it reads again: docs/long-jobs.md). A token of another
         collection or service, or one damaged, is a `WalkTokenError`.
+        ``look_ahead``: the pages this walk requests ahead (``PREFETCH_DEPTH``
+        if None): what a kill may cost, pages in flight (docs/long-jobs.md).
         """
         scope = Scope.of(self._session.root_url, self._url)
         start = None
         if resume is not None:
             start = decode_token(resume)
             check_scope(start, scope, self._describe())
-        return self._walk(scope, start, frozenset())
+        return self._walk(scope, start, frozenset(), look_ahead)
 
-    def _walk(self, scope: Scope, start: Position | None, stop: frozenset[str]) -> Walk[EntryT]:
+    def _walk(
+        self, scope: Scope, start: Position | None, stop: frozenset[str],
+        look_ahead: int | None = None,
+    ) -> Walk[EntryT]:  # fmt: skip
+        if look_ahead is not None and (
+            not isinstance(look_ahead, int) or isinstance(look_ahead, bool) or look_ahead < 0
+        ):
+            raise ValueError(f"look_ahead must be a whole number of 0 or more, not {look_ahead!r}")
         cursor = Cursor(scope, start)
-        return Walk(self, self._walked(start, cursor), cursor, stop)
+        return Walk(self, self._walked(start, cursor, look_ahead), cursor, stop)
 
     def _kept(self, scope: Scope, start: Position | None) -> KeptPages | None:
         """Where the walk keeps its pages for a resume: a cache other processes share, else None.
@@ -333,12 +342,17 @@ class Collection(Resource, Generic[EntryT]):
         walk = start.walk if start is not None and start.walk else os.urandom(WALK_BYTES)
         return KeptPages(cache, scope, principal, walk, source.parse_raw)
 
-    def _walked(self, start: Position | None, cursor: Cursor) -> Iterator[EntryT]:
+    def _walked(
+        self, start: Position | None, cursor: Cursor, look_ahead: int | None = None
+    ) -> Iterator[EntryT]:
         # Here, at the first entry asked for: an unpickled walk's root connects only then.
         kept = self._kept(cursor.scope, start)
         if kept is not None:
-            cursor.walk = kept.walk
-        walk = self._pages.walk(self._plan(), start, cursor, kept)
+            cursor.walk, cursor.taken = kept.walk, kept.hold
+        plan = self._plan()
+        if look_ahead is not None:
+            plan = plan._replace(depth=look_ahead)
+        walk = self._pages.walk(plan, start, cursor, kept)
         with contextlib.closing(walk) as documents:
             entries = (self._entry_for(document) for document in documents)
             yield from walked(entries, self._session)

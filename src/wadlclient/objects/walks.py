@@ -37,7 +37,10 @@ __all__ = ["Shard", "Walk", "Walkable"]
 class Walkable(Protocol[EntryT]):
     """What a walk is made from (a `Collection`)."""
 
-    def _walk(self, scope: Scope, start: Position | None, stop: frozenset[str]) -> Walk[EntryT]: ...
+    def _walk(
+        self, scope: Scope, start: Position | None, stop: frozenset[str],
+        look_ahead: int | None = None,
+    ) -> Walk[EntryT]: ...  # fmt: skip
 
 
 class Walk(Generic[EntryT]):
@@ -172,8 +175,11 @@ class Shard(Generic[EntryT]):
         bounds = digest(self._bounds(), 4).hex()
         return f"{self.url}#shard-{self.index}-of-{self.count}-{bounds}"
 
-    def walk(self, resume: str | None = None) -> Walk[EntryT]:
-        """This part's entries, with a token after each (from ``resume``'s place if given)."""
+    def walk(self, resume: str | None = None, *, look_ahead: int | None = None) -> Walk[EntryT]:
+        """This part's entries, with a token after each (from ``resume``'s place if given).
+
+        ``look_ahead``: the pages requested ahead (`Collection.walk`).
+        """
         scope = self.scope
         if resume is not None:
             start = decode_token(resume)
@@ -185,7 +191,7 @@ class Shard(Generic[EntryT]):
             start = Position(scope, self.start, self.total, anchors, inclusive=True)
         else:
             start = Position(scope)
-        return self.collection._walk(scope, start, frozenset(self.stop))
+        return self.collection._walk(scope, start, frozenset(self.stop), look_ahead)
 
     def __iter__(self) -> Iterator[EntryT]:
         return self.walk()
