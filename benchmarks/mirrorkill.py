@@ -159,9 +159,11 @@ def read_twice(first: list[Served], second: list[Served], killed: float) -> dict
             in_flight += 1
         else:
             received += 1
-            gaps.append(round(min(killed - s.answered for s in sources if s.answered < killed), 3))
+            gaps.append([request.start, request.size] + [
+                [s.start, s.size, round(killed - s.answered, 3)] for s in sources
+            ])  # fmt: skip
     return {"pages_again": again, "in_flight": in_flight, "received": received,
-            "entries_again": entries, "received_before_kill_s": gaps}  # fmt: skip
+            "entries_again": entries, "received_pages": gaps}  # fmt: skip
 
 
 def _round(
