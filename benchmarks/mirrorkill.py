@@ -47,20 +47,20 @@ ROUNDS = 3
 FORMATS = ("jsonl", "csv")
 #: The service's default page, as in the other sections (the mirror asks for 150).
 PAGE_SIZE = 75
-#: The look-ahead settings measured: the command's default (None: 2 pages) and ``--look-ahead 1``.
-LOOK_AHEADS: tuple[int | None, ...] = (None, 1)
+#: The look-ahead settings measured: the command's default (None: 2 pages) and ``--pages-ahead 1``.
+PAGES_AHEADS: tuple[int | None, ...] = (None, 1)
 
 
-def _command(base_url: str, out: Path, format: str, look_ahead: int | None) -> list[str]:
+def _command(base_url: str, out: Path, format: str, pages_ahead: int | None) -> list[str]:
     return [sys.executable, "-m", "wadlclient", "mirror", base_url, "cookbooks",
             "--out", str(out), "--op", "find_recipes", "--arg", "search=Generated",
             "--format", format, "--quiet",
-            *(["--look-ahead", str(look_ahead)] if look_ahead is not None else [])]  # fmt: skip
+            *(["--pages-ahead", str(pages_ahead)] if pages_ahead is not None else [])]  # fmt: skip
 
 
 def _run(
     base_url: str, out: Path, format: str, kill_at: float | None = None,
-    look_ahead: int | None = None,
+    pages_ahead: int | None = None,
 ) -> tuple[float, float | None]:  # fmt: skip
     """One mirror in a child process, killed after ``kill_at`` seconds if given.
 
@@ -69,7 +69,7 @@ def _run(
     """
     started = time.perf_counter()
     child = subprocess.Popen(
-        _command(base_url, out, format, look_ahead), cwd=REPO_ROOT, env=measured_env(),
+        _command(base_url, out, format, pages_ahead), cwd=REPO_ROOT, env=measured_env(),
         stderr=subprocess.PIPE,
     )  # fmt: skip
     killed: float | None = None
@@ -167,14 +167,14 @@ def read_twice(first: list[Served], second: list[Served], killed: float) -> dict
 
 
 def _round(
-    service: Any, format: str, full: float, seed: int, scratch: Path, look_ahead: int | None
+    service: Any, format: str, full: float, seed: int, scratch: Path, pages_ahead: int | None
 ) -> dict[str, Any]:
     """One kill and resume: what the output holds and what was read twice."""
     rng = random.Random(seed)
     kill_at = rng.uniform(0.05, 0.95) * full
     out = Path(tempfile.mkdtemp(dir=scratch))
     service.journal.clear()
-    killed_wall, killed = _run(service.base_url, out, format, kill_at, look_ahead)
+    killed_wall, killed = _run(service.base_url, out, format, kill_at, pages_ahead)
     time.sleep(0.5)  # the killed child's requests still in the service are answered
     done = _committed(out)
     # A run faster than the uninterrupted one may have ended before its kill: the run after
@@ -182,17 +182,17 @@ def _round(
     ended = killed is None or (out / f"entries.{format}").exists()
     first = _pages(service.journal)
     service.journal.clear()
-    setting = "default" if look_ahead is None else str(look_ahead)
+    setting = "default" if pages_ahead is None else str(pages_ahead)
     try:
-        resumed_wall, _ = _run(service.base_url, out, format, look_ahead=look_ahead)
+        resumed_wall, _ = _run(service.base_url, out, format, pages_ahead=pages_ahead)
     except RuntimeError as error:
         # The run after the kill failed: the round says why (a failure of the mirror).
-        return {"look_ahead": setting, "seed": seed, "kill_at": round(kill_at, 2),
+        return {"pages_ahead": setting, "seed": seed, "kill_at": round(kill_at, 2),
                 "committed": done, "error": str(error).strip().splitlines()[-1]}  # fmt: skip
     second = _pages(service.journal)
     links = _links(out, format)
     return {
-        "look_ahead": setting, "seed": seed, "kill_at": round(kill_at, 2),
+        "pages_ahead": setting, "seed": seed, "kill_at": round(kill_at, 2),
         "killed_wall": round(killed_wall, 2),
         "resumed_wall": round(resumed_wall, 2), "committed": done, "rows": len(links),
         "distinct": len(set(links)), "requests_second": len(second), "ended": ended,
@@ -202,7 +202,7 @@ def _round(
 
 def measure(
     scratch: Path, smoke: bool = False, rounds: int = ROUNDS, *, entries: int | None = None,
-    latency: int = LATENCY, look_aheads: tuple[int | None, ...] = LOOK_AHEADS,
+    latency: int = LATENCY, pages_aheads: tuple[int | None, ...] = PAGES_AHEADS,
     formats: tuple[str, ...] = FORMATS, seed: int | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The reference wall and the rounds, per format and look-ahead setting.
@@ -219,17 +219,17 @@ def measure(
     with run_service(seed_recipes=count, page_size=PAGE_SIZE, latency_ms=latency) as service:
         for format in formats:
             walls, found = {}, []
-            for look_ahead in look_aheads:
-                setting = "default" if look_ahead is None else str(look_ahead)
+            for pages_ahead in pages_aheads:
+                setting = "default" if pages_ahead is None else str(pages_ahead)
                 out = Path(tempfile.mkdtemp(dir=scratch))
-                walls[setting], _ = _run(service.base_url, out, format, look_ahead=look_ahead)
+                walls[setting], _ = _run(service.base_url, out, format, pages_ahead=pages_ahead)
                 print(f"  {format}, look-ahead {setting}: uninterrupted "
                       f"{walls[setting]:.2f} s", flush=True)  # fmt: skip
             for _ in range(1 if smoke else rounds):
-                for look_ahead in look_aheads:
-                    setting = "default" if look_ahead is None else str(look_ahead)
+                for pages_ahead in pages_aheads:
+                    setting = "default" if pages_ahead is None else str(pages_ahead)
                     got = _round(service, format, walls[setting], seeds.getrandbits(32),
-                                 scratch, look_ahead)  # fmt: skip
+                                 scratch, pages_ahead)  # fmt: skip
                     got["expected"] = count  # every generated recipe matches "Generated"
                     got["full"] = walls[setting]
                     found.append(got)
@@ -256,7 +256,7 @@ def failures(results: dict[str, Any]) -> list[str]:
     for format, found in results["formats"].items():
         for got in found["rounds"]:
             if "error" in got:
-                bad.append(f"{format}, look-ahead {got['look_ahead']}, seed {got['seed']}: "
+                bad.append(f"{format}, look-ahead {got['pages_ahead']}, seed {got['seed']}: "
                            f"{_short(got['error'])}")  # fmt: skip
             elif not got["rows"] == got["distinct"] == got["expected"]:
                 bad.append(f"{format}, seed {got['seed']}: {got['rows']} rows, "
@@ -265,7 +265,7 @@ def failures(results: dict[str, Any]) -> list[str]:
 
 
 def _row(format: str, got: dict[str, Any]) -> str:
-    head = (f"| {format} | {got['look_ahead']} | {got['full']:.2f} s | {got['kill_at']:.2f} s "
+    head = (f"| {format} | {got['pages_ahead']} | {got['full']:.2f} s | {got['kill_at']:.2f} s "
             f"| {got['committed']} ")  # fmt: skip
     if "error" in got:
         return head + f"| failed: {_short(got['error'])} | | | | | | {got['seed']} |"
@@ -281,10 +281,10 @@ def summary(results: dict[str, Any]) -> list[str]:
     """Per look-ahead setting: pages read twice and those in flight at the kill (median, most)."""
     rounds = [got for found in results["formats"].values() for got in found["rounds"]]
     lines = []
-    for setting in dict.fromkeys(got["look_ahead"] for got in rounds):
+    for setting in dict.fromkeys(got["pages_ahead"] for got in rounds):
         kept = [
             got for got in rounds
-            if got["look_ahead"] == setting and "error" not in got and not got.get("ended")
+            if got["pages_ahead"] == setting and "error" not in got and not got.get("ended")
         ]  # fmt: skip
         if not kept:
             continue
@@ -334,7 +334,7 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _look_ahead(text: str) -> int | None:
+def _pages_ahead(text: str) -> int | None:
     return None if text == "default" else int(text)
 
 
@@ -344,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="kills per format and setting")
     parser.add_argument("--entries", type=int, help=f"recipes (default {ENTRIES:,})")
     parser.add_argument("--latency", type=int, default=LATENCY, help="ms before each answer")
-    parser.add_argument("--look-ahead", type=_look_ahead, action="append", dest="look_aheads",
+    parser.add_argument("--pages-ahead", type=_pages_ahead, action="append", dest="pages_aheads",
                         metavar="N|default", help="a look-ahead setting to measure "
                         "(repeatable; default: the command's default and 1)")  # fmt: skip
     parser.add_argument("--format", action="append", choices=FORMATS, dest="formats")
@@ -354,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         results = measure(
             Path(scratch), args.smoke, args.rounds, entries=args.entries, latency=args.latency,
-            look_aheads=tuple(args.look_aheads or LOOK_AHEADS),
+            pages_aheads=tuple(args.pages_aheads or PAGES_AHEADS),
             formats=tuple(args.formats or FORMATS), seed=args.seed,
         )  # fmt: skip
     text = markdown(results)

@@ -234,7 +234,7 @@ def _walk_here(directory: Path, run: Run, progress: Progress | None) -> None:
     for index, walkable in enumerate(run.walkables):
         walk_shard(
             str(directory), index, walkable, Collection.ITERATION_PAGE_SIZE, advance, run.work,
-            run.look_ahead,
+            run.pages_ahead,
         )  # fmt: skip
 
 
@@ -252,7 +252,7 @@ def mirror(
     progress: Progress | None = None,
     walk_all: WalkAll | None = None,
     work: str | None = None,
-    look_ahead: int | None = None,
+    pages_ahead: int | None = None,
 ) -> Report:
     """Copy ``collection`` (a name, path or URL of ``root``'s service) to ``out``; the changes.
 
@@ -261,7 +261,7 @@ def mirror(
     (``modified_since``); ``since_field``: the entries' field it filters on.
     ``work``: a function called with each entry copied, as ``"package.module:function"``
     (a call to another system; imported by each shard's worker): at least once per entry.
-    ``look_ahead``: the pages each walk requests ahead (`Collection.PREFETCH_DEPTH` if
+    ``pages_ahead``: the pages each walk requests ahead (`Collection.PREFETCH_DEPTH` if
     None): a kill costs at most that many pages read again (docs/mirror.md).
     Runs again after a crash go on from the last commit; see the module's doc.
     """
@@ -271,10 +271,10 @@ def mirror(
         raise MirrorError("since_arg names an argument of a named operation: give op too")
     if shards < 1:
         raise MirrorError(f"shards must be at least 1, not {shards}")
-    if look_ahead is not None and (
-        not isinstance(look_ahead, int) or isinstance(look_ahead, bool) or look_ahead < 0
+    if pages_ahead is not None and (
+        not isinstance(pages_ahead, int) or isinstance(pages_ahead, bool) or pages_ahead < 0
     ):
-        raise MirrorError(f"look_ahead must be a whole number of 0 or more, not {look_ahead!r}")
+        raise MirrorError(f"pages_ahead must be a whole number of 0 or more, not {pages_ahead!r}")
     if work is not None:
         try:
             resolve_work(work)
@@ -295,7 +295,7 @@ def mirror(
         state.run = _plan(root, directory, state, shards)
         state.save(directory)
     run = state.run
-    run.work, run.look_ahead = work, look_ahead
+    run.work, run.pages_ahead = work, pages_ahead
     if run.phase == "walking":
         if progress is not None:
             progress.start(None if run.mode == "since" else _total(root, source))

@@ -98,12 +98,12 @@ def walk_shard(
     batch: int,
     on_entries: Callable[[int], None] | None = None,
     work: str | None = None,
-    look_ahead: int | None = None,
+    pages_ahead: int | None = None,
 ) -> int:
     """Walk shard ``index`` (pickled ``walkable``) on from its progress; its entries in all runs.
 
     ``work``: the function called with each entry before it is written, by import path;
-    ``look_ahead``: the pages the walk requests ahead (None: the collection's default).
+    ``pages_ahead``: the pages the walk requests ahead (None: the collection's default).
     """
     out = Path(directory)
     (out / PARTS).mkdir(exist_ok=True)
@@ -112,7 +112,7 @@ def walk_shard(
     if progress.done:
         return progress.entries
     each = None if work is None else resolve_work(work)
-    walk = _load_walkable(walkable).walk(resume=progress.token, look_ahead=look_ahead)
+    walk = _load_walkable(walkable).walk(resume=progress.token, pages_ahead=pages_ahead)
     rows: list[Row] = []
     token = progress.token
 

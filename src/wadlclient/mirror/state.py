@@ -45,7 +45,7 @@ class Run:
     its own progress (`wadlclient.mirror.parts`). ``phase`` becomes
     ``finishing`` once ``report`` (links by kind) and the next snapshot are written.
     ``work``: the per-entry work of this run's walk (`wadlclient.mirror.parts`), if any;
-    ``look_ahead``: the pages its walks request ahead (None: `Collection.PREFETCH_DEPTH`).
+    ``pages_ahead``: the pages its walks request ahead (None: `Collection.PREFETCH_DEPTH`).
     """
 
     mode: str
@@ -55,7 +55,7 @@ class Run:
     phase: str = "walking"
     report: dict[str, list[Any]] | None = None
     work: str | None = None
-    look_ahead: int | None = None
+    pages_ahead: int | None = None
 
 
 @dataclass

@@ -298,14 +298,14 @@ class Collection(Resource, Generic[EntryT]):
             entries = (self._entry_for(document) for document in documents)
             yield from walked(entries, self._session)
 
-    def walk(self, resume: str | None = None, *, look_ahead: int | None = None) -> Walk[EntryT]:
+    def walk(self, resume: str | None = None, *, pages_ahead: int | None = None) -> Walk[EntryT]:
         """Every entry, as iteration hands them out, with a resume token after each (`Walk`).
 
         ``resume``: a token of an earlier walk of this collection (from any
         process, with a root of the same service); the walk goes on with the
         entry after it (what it reads again: docs/long-jobs.md). A token of another
         collection or service, or one damaged, is a `WalkTokenError`.
-        ``look_ahead``: the pages this walk requests ahead (``PREFETCH_DEPTH``
+        ``pages_ahead``: the pages this walk requests ahead (``PREFETCH_DEPTH``
         if None): what a kill may cost, pages in flight (docs/long-jobs.md).
         """
         scope = Scope.of(self._session.root_url, self._url)
@@ -313,18 +313,20 @@ class Collection(Resource, Generic[EntryT]):
         if resume is not None:
             start = decode_token(resume)
             check_scope(start, scope, self._describe())
-        return self._walk(scope, start, frozenset(), look_ahead)
+        return self._walk(scope, start, frozenset(), pages_ahead)
 
     def _walk(
         self, scope: Scope, start: Position | None, stop: frozenset[str],
-        look_ahead: int | None = None,
+        pages_ahead: int | None = None,
     ) -> Walk[EntryT]:  # fmt: skip
-        if look_ahead is not None and (
-            not isinstance(look_ahead, int) or isinstance(look_ahead, bool) or look_ahead < 0
+        if pages_ahead is not None and (
+            not isinstance(pages_ahead, int) or isinstance(pages_ahead, bool) or pages_ahead < 0
         ):
-            raise ValueError(f"look_ahead must be a whole number of 0 or more, not {look_ahead!r}")
+            raise ValueError(
+                f"pages_ahead must be a whole number of 0 or more, not {pages_ahead!r}"
+            )
         cursor = Cursor(scope, start)
-        return Walk(self, self._walked(start, cursor, look_ahead), cursor, stop)
+        return Walk(self, self._walked(start, cursor, pages_ahead), cursor, stop)
 
     def _kept(self, scope: Scope, start: Position | None) -> KeptPages | None:
         """Where the walk keeps its pages for a resume: a cache other processes share, else None.
@@ -343,15 +345,15 @@ class Collection(Resource, Generic[EntryT]):
         return KeptPages(cache, scope, principal, walk, source.parse_raw)
 
     def _walked(
-        self, start: Position | None, cursor: Cursor, look_ahead: int | None = None
+        self, start: Position | None, cursor: Cursor, pages_ahead: int | None = None
     ) -> Iterator[EntryT]:
         # Here, at the first entry asked for: an unpickled walk's root connects only then.
         kept = self._kept(cursor.scope, start)
         if kept is not None:
             cursor.walk, cursor.taken = kept.walk, kept.hold
         plan = self._plan()
-        if look_ahead is not None:
-            plan = plan._replace(depth=look_ahead)
+        if pages_ahead is not None:
+            plan = plan._replace(depth=pages_ahead)
         walk = self._pages.walk(plan, start, cursor, kept)
         with contextlib.closing(walk) as documents:
             entries = (self._entry_for(document) for document in documents)

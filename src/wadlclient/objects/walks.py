@@ -39,7 +39,7 @@ class Walkable(Protocol[EntryT]):
 
     def _walk(
         self, scope: Scope, start: Position | None, stop: frozenset[str],
-        look_ahead: int | None = None,
+        pages_ahead: int | None = None,
     ) -> Walk[EntryT]: ...  # fmt: skip
 
 
@@ -175,10 +175,10 @@ class Shard(Generic[EntryT]):
         bounds = digest(self._bounds(), 4).hex()
         return f"{self.url}#shard-{self.index}-of-{self.count}-{bounds}"
 
-    def walk(self, resume: str | None = None, *, look_ahead: int | None = None) -> Walk[EntryT]:
+    def walk(self, resume: str | None = None, *, pages_ahead: int | None = None) -> Walk[EntryT]:
         """This part's entries, with a token after each (from ``resume``'s place if given).
 
-        ``look_ahead``: the pages requested ahead (`Collection.walk`).
+        ``pages_ahead``: the pages requested ahead (`Collection.walk`).
         """
         scope = self.scope
         if resume is not None:
@@ -191,7 +191,7 @@ class Shard(Generic[EntryT]):
             start = Position(scope, self.start, self.total, anchors, inclusive=True)
         else:
             start = Position(scope)
-        return self.collection._walk(scope, start, frozenset(self.stop), look_ahead)
+        return self.collection._walk(scope, start, frozenset(self.stop), pages_ahead)
 
     def __iter__(self) -> Iterator[EntryT]:
         return self.walk()
