@@ -32,6 +32,7 @@ lets them expire with its other keys).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -39,8 +40,10 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from wadlclient.cache import CacheRules
+from wadlclient.cache.sharing import UNIDENTIFIED
+from wadlclient.http.principals import declared_principal
 from wadlclient.objects.paging import Page
-from wadlclient.objects.tokens import Scope, digest
+from wadlclient.objects.tokens import WALK_BYTES, Position, Scope, digest
 from wadlclient.objects.wire import start_of
 from wadlclient.redact import shown_url
 
@@ -94,6 +97,22 @@ class KeptPages:
         self._held: deque[int] = deque(maxlen=2)
         #: Pages handed out and still kept for those tokens, by offset, the oldest first.
         self._behind: list[int] = []
+
+    @classmethod
+    def of_walk(
+        cls, cache: CacheRules, authorizer: object, scope: Scope, start: Position | None,
+        parse: Callable[[str, bytes], Page],
+    ) -> KeptPages | None:  # fmt: skip
+        """A walk's pages in ``cache``, under the walk id of ``start`` if it has one, else anew.
+
+        None when whose answers the pages are cannot be told (an authorizer
+        that declares no principal): nothing is kept then.
+        """
+        principal = None if authorizer is None else declared_principal(authorizer)
+        if principal == UNIDENTIFIED:
+            return None
+        walk = start.walk if start is not None and start.walk else os.urandom(WALK_BYTES)
+        return cls(cache, scope, principal, walk, parse)
 
     def name(self, start: int) -> str:
         """The blob name of the page at offset ``start``."""

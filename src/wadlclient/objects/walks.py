@@ -31,7 +31,7 @@ from wadlclient.objects.tokens import (
     encode_token,
 )
 
-__all__ = ["Shard", "Walk", "Walkable"]
+__all__ = ["Shard", "Walk", "Walkable", "checked_ahead"]
 
 
 class Walkable(Protocol[EntryT]):
@@ -107,6 +107,15 @@ class Walk(Generic[EntryT]):
 
     def __repr__(self) -> str:
         return f"<Walk of {self._owner!r}, {self._cursor.handed} entries handed out>"
+
+
+def checked_ahead(pages_ahead: object) -> int | None:
+    """A walk's ``pages_ahead``: None (the collection's ``PREFETCH_DEPTH``) or 0 or more."""
+    if pages_ahead is None:
+        return None
+    if not isinstance(pages_ahead, int) or isinstance(pages_ahead, bool) or pages_ahead < 0:
+        raise ValueError(f"pages_ahead must be a whole number of 0 or more, not {pages_ahead!r}")
+    return pages_ahead
 
 
 def _resumed(owner: Any, token: str) -> Walk[Any]:
@@ -191,7 +200,7 @@ class Shard(Generic[EntryT]):
             start = Position(scope, self.start, self.total, anchors, inclusive=True)
         else:
             start = Position(scope)
-        return self.collection._walk(scope, start, frozenset(self.stop), pages_ahead)
+        return self.collection._walk(scope, start, frozenset(self.stop), checked_ahead(pages_ahead))
 
     def __iter__(self) -> Iterator[EntryT]:
         return self.walk()
