@@ -1,21 +1,23 @@
 """A mirror killed with SIGKILL at a random moment and run again, at full size (issue 42).
 
 On the cookbook service with 20,000 generated recipes at 150 ms latency,
-for JSON Lines and for CSV: one ``wadlclient mirror`` run uninterrupted
-(its wall time sets the window the kills fall in), then for each round a
-fresh directory, a run killed with SIGKILL at a moment drawn uniformly from
-5 % to 95 % of that wall time, and the same command again; each round
-twice: with the command's default cache (a private one per run) and with
-``--cache DIR`` shared by both runs, where a killed walk keeps the pages it
-fetched ahead for the resumed one (docs/long-jobs.md). Checked on the
-output: every recipe exactly once (none missing, none twice). Counted in the
-service's journal (the service runs in this process; the mirrors are
-``python -m wadlclient mirror`` children): the result's page requests of the
-second run that cover positions the killed run had read (pages read twice:
-the goal is at most one), the entries those cover, and how many of them lie
-before the place the killed run had committed (what the resume token
-controls; those after it were read ahead by the killed run and not yet
-committed). The seed of each round is printed, so a round can be run again.
+for JSON Lines and for CSV, and for each look-ahead setting (the command's
+default, two pages, and ``--pages-ahead 1``): one ``wadlclient mirror`` run
+uninterrupted (its wall time sets the window the kills fall in), then for
+each round a fresh directory, a run killed with SIGKILL at a moment drawn
+uniformly from 5 % to 95 % of that wall time, and the same command again
+(both use the mirror's own cache, ``DIR/.cache``, where the killed walk
+keeps the pages it received and has not committed: docs/long-jobs.md).
+Checked on the output: every recipe exactly once (none missing, none
+twice). Counted in the service's journal (the service runs in this
+process; the mirrors are ``python -m wadlclient mirror`` children): the
+second run's requests that read again pages the killed run had been served
+(the goal is at most one page), and of them those *in flight at the kill*:
+each request of the killed run covering them was answered (the journal's
+time, on this process's monotonic clock) after the kill was sent. No
+process can keep those; any other page read twice is one the killed run
+received, which the kept pages should have spared (`read_twice`). The seed
+of each round is printed (``--seed`` draws them all from one).
 
 The tests run the same check at 1,000 recipes without latency
 (``tests/mirror/test_mirror_resumes.py``); this one takes minutes, so it
