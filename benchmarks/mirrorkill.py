@@ -131,18 +131,34 @@ def _pages(journal: Any) -> list[Served]:
     return pages
 
 
-def read_twice(first: list[Served], second: list[Served], killed: float) -> dict[str, Any]:
-    """What the run after the kill read again, each page classified by the journal's times.
+def kept_pages(out: Path) -> set[int]:
+    """The offsets of the pages the killed run left in its cache (`wadlclient.objects.kept`)."""
+    offsets = set()
+    for path in (out / ".cache").glob("walkpage-*"):
+        lines = path.read_bytes().split(b"\n", 2)
+        if len(lines) == 3:
+            url = lines[1].decode(errors="replace").split(" ", 2)[-1]
+            offsets.add(int(dict(parse_qsl(urlsplit(url).query)).get("ws.start", 0)))
+    return offsets
+
+
+def read_twice(
+    first: list[Served], second: list[Served], killed: float, kept: set[int]
+) -> dict[str, Any]:
+    """What the run after the kill read again, each page told apart by the journal's times.
 
     A request of the second run reads a page twice when it covers more
     positions the killed run had been served than its first one (a window
     after kept pages starts one entry back, by design: that entry is counted
     in ``entries``, not as a page). Such a page was *in flight* at the kill
     when every request of the killed run that covered those positions was
-    answered after the kill (no process could have kept it); otherwise the
-    killed run had received it: *received* (a page the design should have kept).
+    answered after the kill (no process could have kept it). Otherwise the
+    killed run had been answered: *kept* if its page was in the cache after
+    the kill (the resume should have used it: a bug), else *not kept* (still
+    on its way in the killed process, or dropped too soon), with how long
+    before the kill the service answered.
     """
-    again, in_flight, received, entries, gaps = 0, 0, 0, 0, []
+    again, in_flight, entries, kept_again, not_kept = 0, 0, 0, [], []
     for request in second:
         overlap = [
             served for served in first
@@ -159,13 +175,12 @@ def read_twice(first: list[Served], second: list[Served], killed: float) -> dict
         sources = [served for served in overlap if any(p in beyond for p in served.positions())]
         if all(served.answered >= killed for served in sources):
             in_flight += 1
-        else:
-            received += 1
-            gaps.append([request.start, request.size] + [
-                [s.start, s.size, round(killed - s.answered, 3)] for s in sources
-            ])  # fmt: skip
-    return {"pages_again": again, "in_flight": in_flight, "received": received,
-            "entries_again": entries, "received_pages": gaps}  # fmt: skip
+            continue
+        answered = [s for s in sources if s.answered < killed]
+        detail = [[s.start, round(killed - s.answered, 3)] for s in answered]
+        (kept_again if any(s.start in kept for s in answered) else not_kept).append(detail)
+    return {"pages_again": again, "in_flight": in_flight, "entries_again": entries,
+            "kept_again": kept_again, "not_kept": not_kept}  # fmt: skip
 
 
 def _round(
@@ -183,6 +198,7 @@ def _round(
     # it is then the next night's, reading every page by design, not a resume.
     ended = killed is None or (out / f"entries.{format}").exists()
     first = _pages(service.journal)
+    kept = kept_pages(out)
     service.journal.clear()
     setting = "default" if pages_ahead is None else str(pages_ahead)
     try:
@@ -198,7 +214,7 @@ def _round(
         "killed_wall": round(killed_wall, 2),
         "resumed_wall": round(resumed_wall, 2), "committed": done, "rows": len(links),
         "distinct": len(set(links)), "requests_second": len(second), "ended": ended,
-        **read_twice(first, second, killed if killed is not None else float("inf")),
+        **read_twice(first, second, killed if killed is not None else float("inf"), kept),
     }  # fmt: skip
 
 
@@ -225,7 +241,7 @@ def measure(
                 setting = "default" if pages_ahead is None else str(pages_ahead)
                 out = Path(tempfile.mkdtemp(dir=scratch))
                 walls[setting], _ = _run(service.base_url, out, format, pages_ahead=pages_ahead)
-                print(f"  {format}, look-ahead {setting}: uninterrupted "
+                print(f"  {format}, pages ahead {setting}: uninterrupted "
                       f"{walls[setting]:.2f} s", flush=True)  # fmt: skip
             for _ in range(1 if smoke else rounds):
                 for pages_ahead in pages_aheads:
@@ -258,7 +274,7 @@ def failures(results: dict[str, Any]) -> list[str]:
     for format, found in results["formats"].items():
         for got in found["rounds"]:
             if "error" in got:
-                bad.append(f"{format}, look-ahead {got['pages_ahead']}, seed {got['seed']}: "
+                bad.append(f"{format}, pages ahead {got['pages_ahead']}, seed {got['seed']}: "
                            f"{_short(got['error'])}")  # fmt: skip
             elif not got["rows"] == got["distinct"] == got["expected"]:
                 bad.append(f"{format}, seed {got['seed']}: {got['rows']} rows, "
@@ -266,16 +282,28 @@ def failures(results: dict[str, Any]) -> list[str]:
     return bad
 
 
+def _others(got: dict[str, Any]) -> str:
+    """The pages read twice that were not in flight at the kill, said briefly."""
+    said = [
+        f"{start}: answered {before:.2f} s before the kill, {kind}"
+        for key, kind in (("kept_again", "kept yet read again"), ("not_kept", "not kept yet"))
+        for detail in got[key]
+        for start, before in detail
+    ]  # fmt: skip
+    return "; ".join(said) or "none"
+
+
 def _row(format: str, got: dict[str, Any]) -> str:
     head = (f"| {format} | {got['pages_ahead']} | {got['full']:.2f} s | {got['kill_at']:.2f} s "
             f"| {got['committed']} ")  # fmt: skip
     if "error" in got:
-        return head + f"| failed: {_short(got['error'])} | | | | | | {got['seed']} |"
+        return head + f"| failed: {_short(got['error'])} | | | | | | | | {got['seed']} |"
     counts = (f"| {got['resumed_wall']:.2f} s | {got['rows']} | {got['rows'] - got['distinct']} "
               f"| {got['expected'] - got['distinct']} ")  # fmt: skip
     if got.get("ended"):
-        return head + counts + f"| ended before the kill: a second run | | {got['seed']} |"
-    again = f"| {got['pages_again']} ({got['in_flight']}) | {got['entries_again']} "
+        return head + counts + f"| ended before the kill: a second run | | | | {got['seed']} |"
+    again = (f"| {got['pages_again']} | {got['in_flight']} | {_others(got)} "
+             f"| {got['entries_again']} ")  # fmt: skip
     return head + counts + again + f"| {got['seed']} |"
 
 
@@ -284,22 +312,29 @@ def summary(results: dict[str, Any]) -> list[str]:
     rounds = [got for found in results["formats"].values() for got in found["rounds"]]
     lines = []
     for setting in dict.fromkeys(got["pages_ahead"] for got in rounds):
-        kept = [
+        measured = [
             got for got in rounds
             if got["pages_ahead"] == setting and "error" not in got and not got.get("ended")
         ]  # fmt: skip
-        if not kept:
+        if not measured:
             continue
-        pages = [got["pages_again"] for got in kept]
-        flight = [got["in_flight"] for got in kept]
-        received = sum(got["received"] for got in kept)
+        pages = [got["pages_again"] for got in measured]
+        flight = [got["in_flight"] for got in measured]
+        kept = sum(len(got["kept_again"]) for got in measured)
+        waiting = [before for got in measured for d in got["not_kept"] for _, before in d]
+        walls = ", ".join(
+            f"{format} {found['full'][setting]:.2f} s"
+            for format, found in results["formats"].items() if setting in found["full"]
+        )  # fmt: skip
         lines.append(
-            f"- look-ahead {setting}: pages read twice median {statistics.median(pages):g}, "
-            f"most {max(pages)}; of them in flight at the kill median "
-            f"{statistics.median(flight):g}, most {max(flight)}; pages the killed run had "
-            f"received and the resumed one read again: {received} in {len(kept)} rounds "
-            f"(goal at most 1 page: {'meets' if max(pages) <= 1 else 'misses'}; "
-            f"{sum(1 for p in pages if p > 1)} of {len(pages)} rounds above)."
+            f"- pages ahead {setting} (uninterrupted: {walls}), {len(measured)} rounds "
+            f"killed mid-walk: pages read twice median {statistics.median(pages):g}, most "
+            f"{max(pages)} (goal at most 1: {'meets' if max(pages) <= 1 else 'misses'}, "
+            f"{sum(1 for p in pages if p > 1)} rounds above); of them in flight at the kill "
+            f"median {statistics.median(flight):g}, most {max(flight)}; the others: {kept} "
+            f"kept yet read again, {len(waiting)} answered before the kill but not kept yet"
+            + (f" ({min(waiting):.2f}-{max(waiting):.2f} s before)" if waiting else "")
+            + "."
         )
     return lines
 
@@ -310,22 +345,24 @@ def markdown(results: dict[str, Any]) -> str:
         f"## A mirror killed with SIGKILL and run again: {results['entries']} recipes at "
         f"{results['latency']} ms",
         "",
-        "`python -m benchmarks.mirrorkill` (`make soak`): per format and look-ahead setting, "
-        "one uninterrupted `wadlclient mirror` (its wall sets the window), then per round a "
-        "run killed at a random moment in 5-95 % of that window and the same command again, "
-        "in a fresh directory (the mirror's own cache, `DIR/.cache`, keeps the pages the "
-        "killed run received). Pages read twice: requests of the second run that cover "
-        "positions the killed run had been served, beyond the one entry a window starts "
-        "with; in brackets, those whose every request in the killed run was answered after "
-        "the kill (in flight: served, never received, no process could keep them; the "
-        "service's journal times against the kill's). Goal: every entry exactly once, at "
-        "most one page read twice. "
+        "`python -m benchmarks.mirrorkill` (`make soak`): per format and look-ahead setting "
+        "(`--pages-ahead`, default 2), one uninterrupted `wadlclient mirror` (its wall sets "
+        "the window), then per round a run killed at a random moment in 5-95 % of that "
+        "window and the same command again, in a fresh directory (the mirror's own cache, "
+        "`DIR/.cache`, keeps the pages the killed run received and had not committed). "
+        "Pages read twice: requests of the second run that cover positions the killed run "
+        "had been served, beyond the one entry a window starts with. In flight at the kill: "
+        "those whose every request in the killed run was answered after the kill (the "
+        "service's journal against the kill's moment): served, never received, no process "
+        "could keep them. The others: answered before the kill, and found kept in the "
+        "cache after it or not. Goal: every entry exactly once, at most one page read "
+        "twice. "
         f"Load average at start {results['load_start']}, at end {results['load_end']}.",
         "",
-        "| format | look-ahead | uninterrupted | killed at | committed then | resumed run | rows "
-        "| duplicates | missing | pages read twice (in flight at the kill) "
-        "| entries read twice | seed |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| format | pages ahead | uninterrupted | killed at | committed then | resumed run "
+        "| rows | duplicates | missing | pages read twice | of them in flight at the kill "
+        "| the others | entries read twice | seed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for format, found in results["formats"].items():
         lines += [_row(format, got) for got in found["rounds"]]
