@@ -285,7 +285,7 @@ def failures(results: dict[str, Any]) -> list[str]:
 def _others(got: dict[str, Any]) -> str:
     """The pages read twice that were not in flight at the kill, said briefly."""
     said = [
-        f"{start}: answered {before:.2f} s before the kill, {kind}"
+        f"{start}: answered {before:.3f} s before the kill, {kind}"
         for key, kind in (("kept_again", "kept yet read again"), ("not_kept", "not kept yet"))
         for detail in got[key]
         for start, before in detail
@@ -333,7 +333,7 @@ def summary(results: dict[str, Any]) -> list[str]:
             f"{sum(1 for p in pages if p > 1)} rounds above); of them in flight at the kill "
             f"median {statistics.median(flight):g}, most {max(flight)}; the others: {kept} "
             f"kept yet read again, {len(waiting)} answered before the kill but not kept yet"
-            + (f" ({min(waiting):.2f}-{max(waiting):.2f} s before)" if waiting else "")
+            + (f" ({min(waiting):.3f}-{max(waiting):.3f} s before)" if waiting else "")
             + "."
         )
     return lines
