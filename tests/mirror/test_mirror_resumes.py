@@ -207,3 +207,16 @@ def test_a_mirror_with_a_pages_ahead_of_one_has_one_page_in_flight_at_most(
     with service.delayed(30):
         assert main(["mirror", *command(service, tmp_path / "default")]) == 0
     assert pages_in_flight(service) == Collection.PREFETCH_DEPTH
+
+
+@pytest.mark.parametrize("value", ["-1", "two"])
+def test_pages_ahead_that_is_not_a_count_is_a_usage_error(
+    service: RunningService, tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["mirror", *command(service, tmp_path / "m", "--pages-ahead", value)])
+
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--pages-ahead: expected a whole number of 0 or more, not '{value}'" in err
+    assert not (tmp_path / "m").exists()
