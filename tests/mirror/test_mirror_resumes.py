@@ -21,7 +21,9 @@ from urllib.parse import parse_qsl
 import pytest
 
 from cookbook_service.testing import RunningService
+from wadlclient import ServiceRoot
 from wadlclient.cli import main
+from wadlclient.mirror import MirrorError, mirror
 from wadlclient.objects import Collection
 
 from .conftest import requests
@@ -220,3 +222,11 @@ def test_pages_ahead_that_is_not_a_count_is_a_usage_error(
     err = capsys.readouterr().err
     assert f"--pages-ahead: expected a whole number of 0 or more, not '{value}'" in err
     assert not (tmp_path / "m").exists()
+
+
+def test_pages_ahead_that_is_not_a_count_is_a_mirror_error(
+    service: RunningService, tmp_path: Path
+) -> None:
+    with ServiceRoot(None, service.base_url) as root, pytest.raises(MirrorError) as error:
+        mirror(root, "cookbooks", tmp_path, op="find_recipes", pages_ahead=-1)
+    assert str(error.value) == "pages_ahead must be a whole number of 0 or more, not -1"

@@ -27,6 +27,7 @@ from wadlclient.mirror.files import Row, read_jsonl, write_csv, write_jsonl
 from wadlclient.mirror.parts import PARTS, dump_walkable, read_parts, walk_shard
 from wadlclient.mirror.state import MirrorError, Run, Source, State
 from wadlclient.objects import Collection, ServiceRoot, representation_of
+from wadlclient.objects.walks import checked_ahead
 
 __all__ = ["FORMATS", "Progress", "Report", "mirror", "mirror_changes", "open_source"]
 
@@ -271,10 +272,10 @@ def mirror(
         raise MirrorError("since_arg names an argument of a named operation: give op too")
     if shards < 1:
         raise MirrorError(f"shards must be at least 1, not {shards}")
-    if pages_ahead is not None and (
-        not isinstance(pages_ahead, int) or isinstance(pages_ahead, bool) or pages_ahead < 0
-    ):
-        raise MirrorError(f"pages_ahead must be a whole number of 0 or more, not {pages_ahead!r}")
+    try:
+        checked_ahead(pages_ahead)
+    except ValueError as error:
+        raise MirrorError(str(error)) from None
     if work is not None:
         try:
             resolve_work(work)
