@@ -126,6 +126,52 @@ def test_a_walk_resumed_from_the_pages_its_killed_walk_kept_reads_none_of_them_a
     assert [int(read["ws.start"]) for read in reads[1:]] == list(range(60, len(everything), PAGE))
 
 
+def test_a_job_killed_between_its_checkpoints_resumes_from_the_pages_kept_since_the_last(
+    service: RunningService, tmp_path: Path
+) -> None:
+    """The page of the token a job committed stays kept while the job goes on past it.
+
+    The job checkpoints the token at the end of each page (as the mirror
+    commits a batch); killed while it hands out the next page, before its
+    next checkpoint, it resumes from the token: the page that token names,
+    handed out already, and those after it are still kept.
+    """
+    with ServiceRoot(None, service.base_url, cache=str(tmp_path)) as root:
+        everything = links(root.recipes)
+        killed = root.recipes.walk()
+        before = [next(killed).self_link for _ in range(2 * PAGE)]
+        checkpoint = killed.token
+        before += [next(killed).self_link for _ in range(5)]  # not checkpointed
+        # The page of the checkpoint (10-19), the one handed out (20-29), two fetched ahead.
+        kept_pages(tmp_path, 4)
+        clear_journal(service)
+
+    with ServiceRoot(None, service.base_url, cache=str(tmp_path)) as other:
+        after = links(other.recipes.walk(resume=checkpoint))
+
+    assert before[: 2 * PAGE] + after == everything
+    # Entries 20-49 came from the kept pages, none read again; the window starts at the last.
+    reads = page_reads(service)
+    assert reads[0] == {"ws.start": "49", "ws.size": str(PAGE + 1)}
+    assert [int(read["ws.start"]) for read in reads[1:]] == list(range(60, len(everything), PAGE))
+
+
+def test_a_walk_whose_tokens_are_rare_keeps_a_bounded_number_of_pages_handed_out(
+    service: RunningService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(kept, "KEPT_BEHIND", 2)
+    with ServiceRoot(None, service.base_url, cache=str(tmp_path)) as root:
+        walk = root.recipes.walk()
+        next(walk)
+        assert walk.token  # the only token: the job takes no other
+        for _ in range(5 * PAGE):
+            next(walk)
+        # At most two pages handed out since the token, the one handed out, two ahead.
+        assert len(kept_pages(tmp_path)) <= 2 + 1 + 2
+        walk.close()
+        assert kept_pages(tmp_path) == []
+
+
 @pytest.mark.parametrize("handed", [PAGE, 2 * PAGE])
 def test_a_walk_killed_at_the_end_of_a_page_resumes_from_the_pages_it_kept(
     service: RunningService, tmp_path: Path, handed: int

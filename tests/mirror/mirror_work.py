@@ -8,6 +8,7 @@ side each add whole lines), so a test counts what every process did.
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 
@@ -31,6 +32,17 @@ def note_until_the_fifth(entry: Any) -> None:
 
 
 _seen = 0
+
+
+def note_then_stall(entry: Any) -> None:
+    """Note entries; on the second, note ``stalled`` and wait (a call that hangs) until killed."""
+    global _seen
+    _seen += 1
+    if _seen == 2:
+        with open(os.environ["MIRROR_WORK_LOG"], "a", encoding="utf-8") as log:
+            log.write("stalled\n")
+        time.sleep(600)
+    note(entry)
 
 
 def noted(path: str) -> list[str]:

@@ -21,7 +21,9 @@ from urllib.parse import parse_qsl
 import pytest
 
 from cookbook_service.testing import RunningService
+from wadlclient import ServiceRoot
 from wadlclient.cli import main
+from wadlclient.mirror import MirrorError, mirror
 from wadlclient.objects import Collection
 
 from .conftest import requests
@@ -136,3 +138,95 @@ def test_a_mirror_killed_after_its_first_part_resumes_with_a_cache_directory(
     rows = [json.loads(line) for line in (out / "entries.jsonl").read_text().splitlines()]
     links = [row["self_link"] for row in rows]
     assert len(links) == len(set(links)) == RECIPES
+
+
+def test_a_mirror_killed_before_its_first_batch_resumes_from_the_pages_it_kept(
+    service: RunningService, tmp_path: Path
+) -> None:
+    """The first entry is committed at once: its token names the walk whose pages are kept.
+
+    The child's work hangs on the second entry (a call to another system
+    that never answers), its first page received; killed then, the run
+    after goes on from the pages it kept and reads none of the first page again.
+    """
+    out, log = tmp_path / "mirror", tmp_path / "worked.txt"
+    log.touch()
+    env = {**os.environ, "MIRROR_WORK_LOG": str(log),
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), *sys.path])}  # fmt: skip
+    service.journal.clear()
+    argv = [sys.executable, "-m", "wadlclient", "mirror",
+            *command(service, out, "--work", "mirror_work:note_then_stall")]  # fmt: skip
+    child = subprocess.Popen(argv, env=env, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while "stalled" not in log.read_text() and child.poll() is None:
+            assert time.monotonic() < deadline, "the child made no progress"
+            time.sleep(0.005)
+        while not list((out / ".cache").glob("walkpage-*")):
+            assert time.monotonic() < deadline, "the child kept no page"
+            time.sleep(0.005)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    assert child.returncode == -signal.SIGKILL, "the child ended first"
+    first = served(service)
+    assert first[:PAGE] == [1] * PAGE  # the first page, served once to the child
+    service.journal.clear()
+
+    assert main(["mirror", *command(service, out)]) == 0
+
+    links = [
+        json.loads(line)["self_link"] for line in (out / "entries.jsonl").read_text().splitlines()
+    ]
+    assert len(links) == len(set(links)) == RECIPES
+    # The rest of the first page came from the cache; the next page's request starts one
+    # entry back, at the last entry kept (the killed run may have written meanwhile).
+    assert served(service)[: PAGE - 1] == [0] * (PAGE - 1)
+
+
+def pages_in_flight(service: RunningService) -> int:
+    """The most page requests of the operation's result the service was serving at once."""
+    pages = [entry for entry in requests(service) if "ws.size" in entry.query]
+    events = sorted([(entry.started, 1) for entry in pages] + [(e.answered, -1) for e in pages])
+    busy = peak = 0
+    for _when, change in events:
+        busy += change
+        peak = max(peak, busy)
+    return peak
+
+
+def test_a_mirror_with_a_pages_ahead_of_one_has_one_page_in_flight_at_most(
+    service: RunningService, tmp_path: Path
+) -> None:
+    service.journal.clear()
+    with service.delayed(30):
+        assert main(["mirror", *command(service, tmp_path / "mirror", "--pages-ahead", "1")]) == 0
+    assert pages_in_flight(service) == 1
+    pages = [entry for entry in requests(service) if "ws.size" in entry.query]
+    assert len(pages) == -(-RECIPES // PAGE)  # every page once
+
+    service.journal.clear()
+    with service.delayed(30):
+        assert main(["mirror", *command(service, tmp_path / "default")]) == 0
+    assert pages_in_flight(service) == Collection.PREFETCH_DEPTH
+
+
+@pytest.mark.parametrize("value", ["-1", "two"])
+def test_pages_ahead_that_is_not_a_count_is_a_usage_error(
+    service: RunningService, tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["mirror", *command(service, tmp_path / "m", "--pages-ahead", value)])
+
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--pages-ahead: expected a whole number of 0 or more, not '{value}'" in err
+    assert not (tmp_path / "m").exists()
+
+
+def test_pages_ahead_that_is_not_a_count_is_a_mirror_error(
+    service: RunningService, tmp_path: Path
+) -> None:
+    with ServiceRoot(None, service.base_url) as root, pytest.raises(MirrorError) as error:
+        mirror(root, "cookbooks", tmp_path, op="find_recipes", pages_ahead=-1)
+    assert str(error.value) == "pages_ahead must be a whole number of 0 or more, not -1"

@@ -36,6 +36,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _pages_ahead(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 0 or more, not {text!r}")
+    return value
+
+
 def _arguments(parser: argparse.ArgumentParser) -> None:
     add_service_arguments(parser, cache_default=f"DIR/{CACHE}")
     parser.add_argument(
@@ -58,6 +68,11 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--work", metavar="MODULE:FUNCTION",
                         help="call this function with each entry copied (a call to another "
                         "system), in the process that walks its shard")  # fmt: skip
+    parser.add_argument("--pages-ahead", type=_pages_ahead, metavar="N",
+                        help="pages each walk requests ahead (default 2): a run killed "
+                        "outright reads again the pages then in flight, up to N; 1 bounds "
+                        "that to one page, and walks a service slower than the work at "
+                        "half the pace (docs/mirror.md)")  # fmt: skip
     parser.add_argument("--report", metavar="FILE", help="save the run's report as JSON")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors (cron)")
 
@@ -99,7 +114,7 @@ def _run(args: argparse.Namespace) -> int:
                 op=args.op, args=dict(args.arg), format=args.format,
                 since_arg=args.since_arg, since_field=args.since_field,
                 shards=args.shards, progress=progress,
-                walk_all=walk_all, work=args.work,
+                walk_all=walk_all, work=args.work, pages_ahead=args.pages_ahead,
             )  # fmt: skip
         except MirrorError as error:
             raise UsageError(str(error)) from None

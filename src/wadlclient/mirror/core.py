@@ -27,6 +27,7 @@ from wadlclient.mirror.files import Row, read_jsonl, write_csv, write_jsonl
 from wadlclient.mirror.parts import PARTS, dump_walkable, read_parts, walk_shard
 from wadlclient.mirror.state import MirrorError, Run, Source, State
 from wadlclient.objects import Collection, ServiceRoot, representation_of
+from wadlclient.objects.walks import checked_ahead
 
 __all__ = ["FORMATS", "Progress", "Report", "mirror", "mirror_changes", "open_source"]
 
@@ -233,8 +234,9 @@ def _walk_here(directory: Path, run: Run, progress: Progress | None) -> None:
     advance = None if progress is None else progress.advance
     for index, walkable in enumerate(run.walkables):
         walk_shard(
-            str(directory), index, walkable, Collection.ITERATION_PAGE_SIZE, advance, run.work
-        )
+            str(directory), index, walkable, Collection.ITERATION_PAGE_SIZE, advance, run.work,
+            run.pages_ahead,
+        )  # fmt: skip
 
 
 def mirror(
@@ -251,6 +253,7 @@ def mirror(
     progress: Progress | None = None,
     walk_all: WalkAll | None = None,
     work: str | None = None,
+    pages_ahead: int | None = None,
 ) -> Report:
     """Copy ``collection`` (a name, path or URL of ``root``'s service) to ``out``; the changes.
 
@@ -259,6 +262,8 @@ def mirror(
     (``modified_since``); ``since_field``: the entries' field it filters on.
     ``work``: a function called with each entry copied, as ``"package.module:function"``
     (a call to another system; imported by each shard's worker): at least once per entry.
+    ``pages_ahead``: the pages each walk requests ahead (`Collection.PREFETCH_DEPTH` if
+    None): a kill costs at most that many pages read again (docs/mirror.md).
     Runs again after a crash go on from the last commit; see the module's doc.
     """
     if format not in FORMATS:
@@ -267,6 +272,10 @@ def mirror(
         raise MirrorError("since_arg names an argument of a named operation: give op too")
     if shards < 1:
         raise MirrorError(f"shards must be at least 1, not {shards}")
+    try:
+        checked_ahead(pages_ahead)
+    except ValueError as error:
+        raise MirrorError(str(error)) from None
     if work is not None:
         try:
             resolve_work(work)
@@ -287,7 +296,7 @@ def mirror(
         state.run = _plan(root, directory, state, shards)
         state.save(directory)
     run = state.run
-    run.work = work
+    run.work, run.pages_ahead = work, pages_ahead
     if run.phase == "walking":
         if progress is not None:
             progress.start(None if run.mode == "since" else _total(root, source))

@@ -98,10 +98,12 @@ def walk_shard(
     batch: int,
     on_entries: Callable[[int], None] | None = None,
     work: str | None = None,
+    pages_ahead: int | None = None,
 ) -> int:
     """Walk shard ``index`` (pickled ``walkable``) on from its progress; its entries in all runs.
 
-    ``work``: the function called with each entry before it is written, by import path.
+    ``work``: the function called with each entry before it is written, by import path;
+    ``pages_ahead``: the pages the walk requests ahead (None: the collection's default).
     """
     out = Path(directory)
     (out / PARTS).mkdir(exist_ok=True)
@@ -110,7 +112,7 @@ def walk_shard(
     if progress.done:
         return progress.entries
     each = None if work is None else resolve_work(work)
-    walk = _load_walkable(walkable).walk(resume=progress.token)
+    walk = _load_walkable(walkable).walk(resume=progress.token, pages_ahead=pages_ahead)
     rows: list[Row] = []
     token = progress.token
 
@@ -128,7 +130,10 @@ def walk_shard(
 
     # A token is worked out when it is committed: per entry it cost a walk of 20,000 a
     # quarter of its CPU. With work, after each entry too: an entry whose work fails is
-    # not committed, and the token must stop just before it.
+    # not committed, and the token must stop just before it. A walk started afresh commits
+    # after its first entry: its token names the walk whose pages the cache keeps, so a
+    # run killed before the first batch's end resumes from them too.
+    fresh = progress.token is None
     handed = False
     try:
         for entry in walk:
@@ -140,10 +145,11 @@ def walk_shard(
                 each(entry)
             rows.append(row)
             handed = False
-            if each is not None or len(rows) >= batch:
+            if each is not None or len(rows) >= batch or fresh:
                 token = walk.token
-            if len(rows) >= batch:
+            if len(rows) >= batch or fresh:
                 commit()
+                fresh = False
     except BaseException:
         # Ctrl-C or a failed request: what was handed out is kept, the next run goes on after
         # it. Cut short between an entry handed out and its row, the token stays at the last

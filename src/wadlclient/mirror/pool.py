@@ -41,7 +41,7 @@ def in_processes(
         ) as pool:
             futures = [
                 pool.submit(walk_shard, str(directory), index, walkable,
-                            Collection.ITERATION_PAGE_SIZE, None, run.work)
+                            Collection.ITERATION_PAGE_SIZE, None, run.work, run.pages_ahead)
                 for index, walkable in enumerate(run.walkables)
             ]  # fmt: skip
             _watch(directory, futures, progress)

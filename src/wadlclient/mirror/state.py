@@ -44,7 +44,8 @@ class Run:
     ``walkables`` are the pickled shards (one: the collection); each keeps
     its own progress (`wadlclient.mirror.parts`). ``phase`` becomes
     ``finishing`` once ``report`` (links by kind) and the next snapshot are written.
-    ``work``: the per-entry work of this run's walk (`wadlclient.mirror.parts`), if any.
+    ``work``: the per-entry work of this run's walk (`wadlclient.mirror.parts`), if any;
+    ``pages_ahead``: the pages its walks request ahead (None: `Collection.PREFETCH_DEPTH`).
     """
 
     mode: str
@@ -54,6 +55,7 @@ class Run:
     phase: str = "walking"
     report: dict[str, list[Any]] | None = None
     work: str | None = None
+    pages_ahead: int | None = None
 
 
 @dataclass

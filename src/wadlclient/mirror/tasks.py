@@ -24,9 +24,12 @@ __all__ = ["app", "mirror_shard_task", "on_celery"]
 
 
 def _mirror_shard(
-    self: Task, directory: str, index: int, walkable: str, work: str | None = None
-) -> int:
-    return walk_shard(directory, index, walkable, Collection.ITERATION_PAGE_SIZE, None, work)
+    self: Task, directory: str, index: int, walkable: str, work: str | None = None,
+    pages_ahead: int | None = None,
+) -> int:  # fmt: skip
+    return walk_shard(
+        directory, index, walkable, Collection.ITERATION_PAGE_SIZE, None, work, pages_ahead
+    )
 
 
 mirror_shard_task: Task = app.task(name="wadlclient.mirror_shard", bind=True, acks_late=True)(
@@ -39,7 +42,7 @@ def on_celery(timeout: float | None = None) -> WalkAll:
 
     def walk_all(directory: Path, run: Run, progress: Progress | None) -> None:
         tasks = group(
-            mirror_shard_task.s(str(directory), index, walkable, run.work)
+            mirror_shard_task.s(str(directory), index, walkable, run.work, run.pages_ahead)
             for index, walkable in enumerate(run.walkables)
         )
         result = tasks.apply_async()

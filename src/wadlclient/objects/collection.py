@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, cast, overload
 
-from wadlclient.cache.sharing import UNIDENTIFIED
 from wadlclient.errors import NotFound, ResponseError
 from wadlclient.http import Transport
-from wadlclient.http.principals import declared_principal
 from wadlclient.objects.kept import KeptPages
 from wadlclient.objects.links import MAX_WORKERS, EntryList
 from wadlclient.objects.lookahead import sliced, walked
@@ -22,13 +19,12 @@ from wadlclient.objects.resource import Resource, SessionLike, fetch_now
 from wadlclient.objects.resume import Cursor
 from wadlclient.objects.tokens import (
     ANCHORS,
-    WALK_BYTES,
     Position,
     Scope,
     check_scope,
     decode_token,
 )
-from wadlclient.objects.walks import Shard, Walk
+from wadlclient.objects.walks import Shard, Walk, checked_ahead
 from wadlclient.objects.wire import page_url, start_of
 from wadlclient.schema import TypeInfo
 from wadlclient.wadl import fragment_of
@@ -269,8 +265,9 @@ class Collection(Resource, Generic[EntryT]):
             kind = self._entry_type
         return f"{kind} collection at {self._url}" if kind else f"collection at {self._url}"
 
-    def _plan(self) -> WalkPlan:
-        return WalkPlan(self.ITERATION_PAGE_SIZE, self.PREFETCH_DEPTH, self._url)
+    def _plan(self, ahead: int | None = None) -> WalkPlan:
+        depth = self.PREFETCH_DEPTH if ahead is None else ahead
+        return WalkPlan(self.ITERATION_PAGE_SIZE, depth, self._url)
 
     def _entry_for(self, document: Any) -> EntryT:
         """The entry a page holds, of the type it states (else the collection's entry type)."""
@@ -298,47 +295,49 @@ class Collection(Resource, Generic[EntryT]):
             entries = (self._entry_for(document) for document in documents)
             yield from walked(entries, self._session)
 
-    def walk(self, resume: str | None = None) -> Walk[EntryT]:
+    def walk(self, resume: str | None = None, *, pages_ahead: int | None = None) -> Walk[EntryT]:
         """Every entry, as iteration hands them out, with a resume token after each (`Walk`).
 
         ``resume``: a token of an earlier walk of this collection (from any
         process, with a root of the same service); the walk goes on with the
         entry after it (what it reads again: docs/long-jobs.md). A token of another
         collection or service, or one damaged, is a `WalkTokenError`.
+        ``pages_ahead``: the pages this walk requests ahead (``PREFETCH_DEPTH``
+        if None): what a kill may cost, pages in flight (docs/long-jobs.md).
         """
         scope = Scope.of(self._session.root_url, self._url)
         start = None
         if resume is not None:
             start = decode_token(resume)
             check_scope(start, scope, self._describe())
-        return self._walk(scope, start, frozenset())
+        return self._walk(scope, start, frozenset(), checked_ahead(pages_ahead))
 
-    def _walk(self, scope: Scope, start: Position | None, stop: frozenset[str]) -> Walk[EntryT]:
+    def _walk(
+        self, scope: Scope, start: Position | None, stop: frozenset[str], ahead: int | None = None
+    ) -> Walk[EntryT]:
         cursor = Cursor(scope, start)
-        return Walk(self, self._walked(start, cursor), cursor, stop)
+        return Walk(self, self._walked(start, cursor, ahead), cursor, stop)
 
     def _kept(self, scope: Scope, start: Position | None) -> KeptPages | None:
-        """Where the walk keeps its pages for a resume: a cache other processes share, else None.
-
-        The walk resumed from a token goes on under the token's walk id.
-        """
-        session = self._session
-        cache, source = session.cache, self._pages.source
-        if not self.KEEP_PAGES or cache.is_private or not isinstance(source, CollectionPages):
+        """Where the walk keeps its pages for a resume: a cache other processes share, else None."""
+        session, source = self._session, self._pages.source
+        if (
+            not self.KEEP_PAGES
+            or session.cache.is_private
+            or not isinstance(source, CollectionPages)
+        ):
             return None
         authorizer = session.transport.authorizer
-        principal = None if authorizer is None else declared_principal(authorizer)
-        if principal == UNIDENTIFIED:
-            return None  # whose answers the pages are cannot be told: nothing kept
-        walk = start.walk if start is not None and start.walk else os.urandom(WALK_BYTES)
-        return KeptPages(cache, scope, principal, walk, source.parse_raw)
+        return KeptPages.of_walk(session.cache, authorizer, scope, start, source.parse_raw)
 
-    def _walked(self, start: Position | None, cursor: Cursor) -> Iterator[EntryT]:
+    def _walked(
+        self, start: Position | None, cursor: Cursor, ahead: int | None
+    ) -> Iterator[EntryT]:
         # Here, at the first entry asked for: an unpickled walk's root connects only then.
         kept = self._kept(cursor.scope, start)
         if kept is not None:
-            cursor.walk = kept.walk
-        walk = self._pages.walk(self._plan(), start, cursor, kept)
+            cursor.walk, cursor.taken = kept.walk, kept.hold
+        walk = self._pages.walk(self._plan(ahead), start, cursor, kept)
         with contextlib.closing(walk) as documents:
             entries = (self._entry_for(document) for document in documents)
             yield from walked(entries, self._session)

@@ -7,10 +7,16 @@ process would read them again: up to ``PREFETCH_DEPTH`` pages more than
 the one page a resume re-reads. So a walk whose root has a cache other
 processes share (a cache directory, Redis; not the private temporary one
 a root makes by default) stores each page it receives there as a blob,
-on the thread that fetched it, and removes it once the page is handed
-out; at the end of the walk (or when it is closed) none is left. A walk
-resumed from a token of that walk finds the page it was handing out and
-those fetched after it there, and uses them without a request
+on the thread that fetched it, and removes it once no token taken may
+resume in it: a page handed out goes when a token taken later lies past
+it (`hold`), the caller having committed the token before it (a job
+checkpoints the last token or the one before, so the pages of the last
+two tokens taken stay). A walk whose caller never took a token removes a
+page as soon as it is handed out; one whose caller takes tokens rarely
+keeps at most `KEPT_BEHIND` pages handed out since its older token. At
+the end of the walk (or when it is closed) none is left. A walk resumed
+from a token of that walk finds the page the token names and those
+fetched after it there, and uses them without a request
 (`resume.kept_place`).
 
 A blob's name is a digest of the service, the collection (and shard),
@@ -20,27 +26,33 @@ walk, never reads it. It records when it was stored, the page's address,
 and whether a write of the walk's own root was under way around it (the
 steady walk's test for using a page as it is); a page older than
 `KEPT_FOR` is not used. A walk killed and never resumed leaves at most
-``PREFETCH_DEPTH + 1`` pages behind (Redis lets them expire with its
-other keys).
+``PREFETCH_DEPTH + 1`` pages behind, and those of its last tokens (Redis
+lets them expire with its other keys).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from wadlclient.cache import CacheRules
+from wadlclient.cache.sharing import UNIDENTIFIED
+from wadlclient.http.principals import declared_principal
 from wadlclient.objects.paging import Page
-from wadlclient.objects.tokens import Scope, digest
+from wadlclient.objects.tokens import WALK_BYTES, Position, Scope, digest
 from wadlclient.objects.wire import start_of
 from wadlclient.redact import shown_url
 
-__all__ = ["KEPT_FOR", "KeptPage", "KeptPages"]
+__all__ = ["KEPT_BEHIND", "KEPT_FOR", "KeptPage", "KeptPages"]
 
 #: Seconds a kept page stays usable for a resume: as fresh as a page fetched ahead.
 KEPT_FOR = 600.0
+#: Pages handed out since the older of the last two tokens that a walk keeps, at most.
+KEPT_BEHIND = 8
 _MAGIC = b"wadlclient walk page 1\n"
 
 
@@ -56,7 +68,9 @@ class KeptPage(NamedTuple):
 class KeptPages:
     """One walk's pages in a shared cache, by offset (see the module)."""
 
-    __slots__ = ("_cache", "_clock", "_lock", "_names", "_prefix", "parse", "walk")
+    __slots__ = (
+        "_behind", "_cache", "_clock", "_held", "_lock", "_names", "_prefix", "parse", "walk",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -79,6 +93,26 @@ class KeptPages:
         self._lock = threading.Lock()
         #: The names this walk stored or read and has not removed yet.
         self._names: set[str] = set()
+        #: The pages of the last two tokens taken (their offsets), the newest last.
+        self._held: deque[int] = deque(maxlen=2)
+        #: Pages handed out and still kept for those tokens, by offset, the oldest first.
+        self._behind: list[int] = []
+
+    @classmethod
+    def of_walk(
+        cls, cache: CacheRules, authorizer: object, scope: Scope, start: Position | None,
+        parse: Callable[[str, bytes], Page],
+    ) -> KeptPages | None:  # fmt: skip
+        """A walk's pages in ``cache``, under the walk id of ``start`` if it has one, else anew.
+
+        None when whose answers the pages are cannot be told (an authorizer
+        that declares no principal): nothing is kept then.
+        """
+        principal = None if authorizer is None else declared_principal(authorizer)
+        if principal == UNIDENTIFIED:
+            return None
+        walk = start.walk if start is not None and start.walk else os.urandom(WALK_BYTES)
+        return cls(cache, scope, principal, walk, parse)
 
     def name(self, start: int) -> str:
         """The blob name of the page at offset ``start``."""
@@ -116,13 +150,40 @@ class KeptPages:
         return KeptPage(url, content, writes)
 
     def drop(self, start: int) -> None:
-        """Remove the page at offset ``start``: it is handed out."""
-        name = self.name(start)
+        """The page at offset ``start`` is handed out: remove it unless a token may resume in it."""
         with self._lock:
-            if name not in self._names:
-                return
-            self._names.discard(name)
-        self._cache.delete_blob(name)
+            if self._held:
+                self._behind.append(start)
+                gone = self._prune()
+            else:
+                gone = [start]
+        self._remove(gone)
+
+    def hold(self, start: int) -> None:
+        """A token was taken in the page at offset ``start``: pages before the token before go."""
+        with self._lock:
+            self._held.append(start)
+            gone = self._prune()
+        self._remove(gone)
+
+    def _prune(self) -> list[int]:
+        """The pages handed out that no token kept may resume in (called under the lock)."""
+        oldest = min(self._held)
+        gone = [start for start in self._behind if start < oldest]
+        behind = [start for start in self._behind if start >= oldest]
+        while len(behind) > KEPT_BEHIND:
+            gone.append(behind.pop(0))
+        self._behind = behind
+        return gone
+
+    def _remove(self, starts: list[int]) -> None:
+        for start in starts:
+            name = self.name(start)
+            with self._lock:
+                if name not in self._names:
+                    continue
+                self._names.discard(name)
+            self._cache.delete_blob(name)
 
     def drop_all(self) -> None:
         """Remove every page this walk stored or read (it ended, or was closed)."""

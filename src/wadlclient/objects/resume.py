@@ -23,6 +23,7 @@ it had fetched ahead.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from wadlclient.errors import ResponseError
@@ -43,11 +44,13 @@ class Cursor:
     The walker tells it of each page as the page's entries start going out
     (`page`); the walk, of each entry the caller receives (``links``,
     ``handed``): entries the look-ahead holds back are not counted yet. The
-    `Position` is worked out only when a token is asked for.
+    `Position` is worked out only when a token is asked for; ``taken`` (the
+    walk's `kept.KeptPages.hold`) is told of the page each token names.
     """
 
     __slots__ = (
-        "_counted", "_pages", "_start", "done", "handed", "links", "scope", "total", "walk",
+        "_counted", "_pages", "_start", "done", "handed", "links", "scope", "taken", "total",
+        "walk",
     )  # fmt: skip
 
     def __init__(self, scope: Scope, start: Position | None = None, walk: bytes = b"") -> None:
@@ -63,6 +66,8 @@ class Cursor:
         self._counted = 0
         #: Per page started: (entries counted up to its end, the offset after it, its offset).
         self._pages: deque[tuple[int, int, int]] = deque()
+        #: Told of the page of each token taken (the pages kept for a resume: `kept`).
+        self.taken: Callable[[int], None] | None = None
 
     def page(self, count: int, source: TaggedSource) -> None:
         """A page of ``count`` entries starts going out; ``source`` parsed it last."""
@@ -77,7 +82,13 @@ class Cursor:
             pages.popleft()
 
     def position(self) -> Position:
-        """Where the walk is now."""
+        """Where the walk is now (a token is taken: ``taken`` is told of its page)."""
+        position = self._position()
+        if self.taken is not None:
+            self.taken(position.page)
+        return position
+
+    def _position(self) -> Position:
         start, handed = self._start, self.handed
         if not handed:
             return (

@@ -31,13 +31,16 @@ from wadlclient.objects.tokens import (
     encode_token,
 )
 
-__all__ = ["Shard", "Walk", "Walkable"]
+__all__ = ["Shard", "Walk", "Walkable", "checked_ahead"]
 
 
 class Walkable(Protocol[EntryT]):
     """What a walk is made from (a `Collection`)."""
 
-    def _walk(self, scope: Scope, start: Position | None, stop: frozenset[str]) -> Walk[EntryT]: ...
+    def _walk(
+        self, scope: Scope, start: Position | None, stop: frozenset[str],
+        pages_ahead: int | None = None,
+    ) -> Walk[EntryT]: ...  # fmt: skip
 
 
 class Walk(Generic[EntryT]):
@@ -106,6 +109,15 @@ class Walk(Generic[EntryT]):
         return f"<Walk of {self._owner!r}, {self._cursor.handed} entries handed out>"
 
 
+def checked_ahead(pages_ahead: object) -> int | None:
+    """A walk's ``pages_ahead``: None (the collection's ``PREFETCH_DEPTH``) or 0 or more."""
+    if pages_ahead is None:
+        return None
+    if not isinstance(pages_ahead, int) or isinstance(pages_ahead, bool) or pages_ahead < 0:
+        raise ValueError(f"pages_ahead must be a whole number of 0 or more, not {pages_ahead!r}")
+    return pages_ahead
+
+
 def _resumed(owner: Any, token: str) -> Walk[Any]:
     """A pickled walk, unpickled: its owner's walk from its token."""
     walk: Walk[Any] = owner.walk(resume=token)
@@ -172,8 +184,11 @@ class Shard(Generic[EntryT]):
         bounds = digest(self._bounds(), 4).hex()
         return f"{self.url}#shard-{self.index}-of-{self.count}-{bounds}"
 
-    def walk(self, resume: str | None = None) -> Walk[EntryT]:
-        """This part's entries, with a token after each (from ``resume``'s place if given)."""
+    def walk(self, resume: str | None = None, *, pages_ahead: int | None = None) -> Walk[EntryT]:
+        """This part's entries, with a token after each (from ``resume``'s place if given).
+
+        ``pages_ahead``: the pages requested ahead (`Collection.walk`).
+        """
         scope = self.scope
         if resume is not None:
             start = decode_token(resume)
@@ -185,7 +200,7 @@ class Shard(Generic[EntryT]):
             start = Position(scope, self.start, self.total, anchors, inclusive=True)
         else:
             start = Position(scope)
-        return self.collection._walk(scope, start, frozenset(self.stop))
+        return self.collection._walk(scope, start, frozenset(self.stop), checked_ahead(pages_ahead))
 
     def __iter__(self) -> Iterator[EntryT]:
         return self.walk()
