@@ -156,6 +156,31 @@ def test_a_job_killed_between_its_checkpoints_resumes_from_the_pages_kept_since_
     assert [int(read["ws.start"]) for read in reads[1:]] == list(range(60, len(everything), PAGE))
 
 
+def test_a_walk_resumed_past_the_pages_kept_for_an_older_token_leaves_none_behind(
+    service: RunningService, tmp_path: Path
+) -> None:
+    """The pages the walk before kept for its older token, the resumed walk removes.
+
+    Killed just past a page's end with a token taken at each entry, the
+    walk before keeps the page of its older token too (the job may have
+    committed that one); the resumed walk starts after it, never reads it,
+    and removes it all the same: a finished job leaves no page behind.
+    """
+    with ServiceRoot(None, service.base_url, cache=str(tmp_path)) as root:
+        everything = links(root.recipes)
+        killed = root.recipes.walk()
+        before, tokens = [], []
+        for _ in range(2 * PAGE + 1):
+            before.append(next(killed).self_link)
+            tokens.append(killed.token)
+        kept_pages(tmp_path, 4)  # the page of the older token, the one handed out, two ahead
+
+    with ServiceRoot(None, service.base_url, cache=str(tmp_path)) as other:
+        assert before + links(other.recipes.walk(resume=tokens[-1])) == everything
+
+    assert kept_pages(tmp_path) == []
+
+
 def test_a_walk_whose_tokens_are_rare_keeps_a_bounded_number_of_pages_handed_out(
     service: RunningService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

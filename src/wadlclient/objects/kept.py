@@ -185,6 +185,17 @@ class KeptPages:
                 self._names.discard(name)
             self._cache.delete_blob(name)
 
+    def drop_before(self, start: int, size: int) -> None:
+        """Remove the pages before ``start`` the walk before kept for its older tokens.
+
+        A walk resumed at ``start`` never reads them, and the walk that kept
+        them is gone: unless removed here, a finished job would leave them.
+        """
+        if size <= 0:
+            return
+        for before in range(start - size, max(-1, start - (KEPT_BEHIND + 2) * size), -size):
+            self._cache.delete_blob(self.name(before))
+
     def drop_all(self) -> None:
         """Remove every page this walk stored or read (it ended, or was closed)."""
         with self._lock:

@@ -205,6 +205,7 @@ def kept_place(
             return None
         at = 0
     source.note_kept(page)
+    kept.drop_before(position.page, plan.page_size)
     then: list[Page] = []
     last, quiet = page, found.quiet
     while quiet is not None and last.next and last.next_start is not None:
