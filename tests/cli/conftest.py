@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from tests.cli.forked_commands import ForkedCommands
+from tests.cli import forked_commands as forked
 
 
-@pytest.fixture(scope="session")
-def forked_commands() -> Iterator[ForkedCommands]:
+@pytest.fixture
+def forked_commands() -> forked.ForkedCommands:
     """``forked_commands.run(*argv, env=None)``: ``python -m wadlclient ARGV`` as a user runs it."""
-    commands = ForkedCommands()
-    yield commands
-    commands.close()
+    return forked.shared()

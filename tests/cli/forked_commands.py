@@ -10,11 +10,13 @@ credentials), stdin /dev/null, stdout and stderr of its own, the
 environment it is given.
 
 Run as a script, this module is that process: one request a line on stdin
-(JSON: argv, environment), one answer a line on stdout.
+(JSON: a command line and environment to start, or a child to wait for),
+one answer a line on stdout. `shared` is the one of a test process.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import select
@@ -31,36 +33,64 @@ TIMEOUT = 120.0
 
 
 class ForkedCommands:
-    """The forking process, seen from a test: `run` a command line, `close` when done."""
+    """The forking process, seen from a test: `run` a command line, or `start` and `wait`."""
 
     def __init__(self) -> None:
         self._process = subprocess.Popen(
             [sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
 
+    def _ask(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(json.dumps(request) + "\n")
+        self._process.stdin.flush()
+        ready, _, _ = select.select([self._process.stdout], [], [], timeout)
+        if not ready:
+            self._process.kill()
+            raise AssertionError(f"the forking process gave no answer in {timeout} s")
+        answer: dict[str, Any] = json.loads(self._process.stdout.readline())
+        return answer
+
+    def start(self, *argv: str, env: Mapping[str, str] | None = None) -> int:
+        """``wadlclient ARGV`` started in a child; its process id (`wait` for its end)."""
+        request = {"argv": list(argv), "env": dict(os.environ if env is None else env)}
+        pid: int = self._ask({"start": request}, TIMEOUT)["pid"]
+        return pid
+
+    def wait(self, pid: int) -> subprocess.CompletedProcess[str]:
+        """What the child ``pid`` did: its exit status (-N for signal N), stdout, stderr."""
+        answer = self._ask({"wait": pid}, TIMEOUT)
+        return subprocess.CompletedProcess(
+            ["wadlclient", *answer["argv"]],
+            answer["returncode"],
+            answer["stdout"],
+            answer["stderr"],
+        )
+
     def run(
         self, *argv: str, env: Mapping[str, str] | None = None
     ) -> tuple[subprocess.CompletedProcess[str], float]:
         """``wadlclient ARGV`` in a child: what it did, and how long it took."""
-        assert self._process.stdin is not None and self._process.stdout is not None
         began = time.monotonic()
-        request = {"argv": list(argv), "env": dict(os.environ if env is None else env)}
-        self._process.stdin.write(json.dumps(request) + "\n")
-        self._process.stdin.flush()
-        ready, _, _ = select.select([self._process.stdout], [], [], TIMEOUT)
-        if not ready:
-            self._process.kill()
-            raise AssertionError(f"wadlclient {' '.join(argv)} did not end in {TIMEOUT} s")
-        answer = json.loads(self._process.stdout.readline())
-        done = subprocess.CompletedProcess(
-            ["wadlclient", *argv], answer["returncode"], answer["stdout"], answer["stderr"]
-        )
+        done = self.wait(self.start(*argv, env=env))
         return done, time.monotonic() - began
 
     def close(self) -> None:
         assert self._process.stdin is not None
         self._process.stdin.close()
         self._process.wait(30)
+
+
+_shared: ForkedCommands | None = None
+
+
+def shared() -> ForkedCommands:
+    """This test process's forking process, started at the first ask, closed at its exit."""
+    global _shared
+    if _shared is None:
+        _shared = ForkedCommands()
+        atexit.register(_shared.close)
+    return _shared
 
 
 def _exit_status(exit: SystemExit) -> int:
@@ -102,26 +132,36 @@ def _child(request: dict[str, Any], out: IO[bytes], err: IO[bytes]) -> None:
 
 
 def serve() -> None:
-    """Fork a child for each request line; answer its exit status and output."""
+    """Fork a child for each ``start`` line, answer its process id; answer a ``wait`` at its end."""
     # The command line, and what its commands import.
     import wadlclient.cli
+    import wadlclient.mirror
     import wadlclient.objects  # noqa: F401
 
-    requests = sys.stdin
-    for line in requests:
+    started: dict[int, tuple[list[str], IO[bytes], IO[bytes]]] = {}
+    for line in sys.stdin:
         request = json.loads(line)
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        if "start" in request:
+            # Closed once waited for (below).
+            out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()  # noqa: SIM115
             pid = os.fork()
             if pid == 0:
-                _child(request, out, err)
+                _child(request["start"], out, err)
+            started[pid] = (request["start"]["argv"], out, err)
+            answer: dict[str, Any] = {"pid": pid}
+        else:
+            pid = request["wait"]
+            argv, out, err = started.pop(pid)
             _, status = os.waitpid(pid, 0)
-            out.seek(0)
-            err.seek(0)
-            answer = {
-                "returncode": os.waitstatus_to_exitcode(status),
-                "stdout": out.read().decode(errors="replace"),
-                "stderr": err.read().decode(errors="replace"),
-            }
+            with out, err:
+                out.seek(0)
+                err.seek(0)
+                answer = {
+                    "argv": argv,
+                    "returncode": os.waitstatus_to_exitcode(status),
+                    "stdout": out.read().decode(errors="replace"),
+                    "stderr": err.read().decode(errors="replace"),
+                }
         print(json.dumps(answer), flush=True)
 
 
