@@ -21,7 +21,7 @@ from wadlclient.mirror.pool import in_processes
 from .conftest import RECIPES, SOURCE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fleet"))
-from celery_workers import Worker, worker_env
+from celery_workers import Worker, start_workers, worker_env
 
 
 def sorted_lines(path: Path) -> list[str]:
@@ -55,15 +55,10 @@ def celery_worker(redis_url: str, tmp_path: Path) -> Iterator[Worker]:
 
     fleet_app.configure(FleetSettings(redis_url, redis_url, redis_url))
     # A worker of the app with the mirror's task (``celery -A wadlclient.mirror.tasks worker``).
-    worker = Worker(
-        "mirror", worker_env(redis_url), tmp_path / "worker.log", threads=4,
-        app="wadlclient.mirror.tasks",
-    )  # fmt: skip
-    try:
-        worker.wait_ready()
-        yield worker
-    finally:
-        worker.stop()
+    env = worker_env(redis_url)
+    with start_workers(["mirror"], env, tmp_path, threads=4, app="wadlclient.mirror.tasks") as [w]:
+        w.wait_ready()
+        yield w
 
 
 def test_four_shards_on_celery_write_what_one_process_writes(
