@@ -146,11 +146,11 @@ def main(app_name: str, threads: str, *workers: str) -> int:
     pids = {}
     for spec in workers:
         name, _eq, log = spec.partition("=")
+        out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)  # there once pids print
         pid = os.fork()
         if pid == 0:
             status = 1
             try:
-                out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
                 os.dup2(out, 1)
                 os.dup2(out, 2)
                 status = _run_worker(app, name, int(threads))
@@ -160,6 +160,7 @@ def main(app_name: str, threads: str, *workers: str) -> int:
                 sys.stdout.flush()
                 sys.stderr.flush()
                 os._exit(status)
+        os.close(out)
         pids[name] = pid
     print(json.dumps(pids), flush=True)
     while True:
