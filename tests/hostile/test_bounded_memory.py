@@ -57,13 +57,18 @@ def test_a_gzip_bomb_stops_at_the_default_cap_without_taking_its_size(
 
     tracemalloc.start()
     try:
-        with Transport(max_retries=0) as transport, pytest.raises(ResponseError, match="/bomb"):
+        with (
+            Transport(max_retries=0) as transport,
+            pytest.raises(ResponseError, match="/bomb") as error,
+        ):
             transport.request("GET", hostile.url + "/bomb")
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
 
     assert peak < DEFAULT_MAX_BODY + 16 * 1024 * 1024
+    # Stopped by the cap, so decoded to it: the bomb is gzip whole past 64 MiB.
+    assert f"decodes to more than {DEFAULT_MAX_BODY} bytes" in str(error.value)
 
 
 def test_the_body_cap_is_settable_and_is_a_response_error(hostile: HostileServer) -> None:
