@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
 import sys
 import types
 from argparse import Namespace
 from typing import Any
 
 import pytest
+from tests.cli.forked_commands import ForkedCommands
 
 from cookbook_service.testing import FEATURED_COOKBOOK, PUBLIC_RECIPE_COUNT
 from wadlclient import cli
@@ -76,13 +76,12 @@ def test_an_unreachable_service_exits_3(capsys: Capsys) -> None:
     assert one_line(err).startswith(f"wadlclient: GET http://127.0.0.1:{port}/1.0/: could not")
 
 
-def test_basic_without_a_password_or_a_terminal_exits_4(cookbook_service: Any) -> None:
+def test_basic_without_a_password_or_a_terminal_exits_4(
+    cookbook_service: Any, forked_commands: ForkedCommands
+) -> None:
     env = {k: v for k, v in os.environ.items() if k != "WADLCLIENT_PASSWORD"}
-    done = subprocess.run(
-        [sys.executable, "-m", "wadlclient", "describe", cookbook_service.base_url,
-         "--basic", "ada"],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=60,
-    )  # fmt: skip
+    # Its stdin is /dev/null, as a job's; a child of tests/cli/forked_commands.py.
+    done, _ = forked_commands.run("describe", cookbook_service.base_url, "--basic", "ada", env=env)
 
     assert done.returncode == 4
     assert one_line(done.stderr) == (

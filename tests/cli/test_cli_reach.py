@@ -1,6 +1,7 @@
 """A one-shot command gives up soon and in one line: ``--timeout``, ``--retries``.
 
-The slow cases run ``wadlclient`` as a user does, in a process of its own,
+The slow cases run ``wadlclient`` as a user does, in a process of its own
+(forked from one that imported the command line: tests/cli/forked_commands.py),
 so that what reaches stderr is what a terminal shows (in-process, pytest's
 log capture would swallow the library's retry warnings).
 """
@@ -9,26 +10,22 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import sys
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from tests.cli.forked_commands import ForkedCommands
 
 from wadlclient.cli import main
 
 Capsys = pytest.CaptureFixture[str]
+Wadlclient = Callable[..., tuple[subprocess.CompletedProcess[str], float]]
 
 
-def wadlclient(*argv: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    """``wadlclient ARGV...`` in a process of its own; what it did, and how long it took."""
-    began = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "wadlclient", *argv],
-        capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
-    return done, time.monotonic() - began
+@pytest.fixture
+def wadlclient(forked_commands: ForkedCommands) -> Wadlclient:
+    """``wadlclient(*argv)``: the command in a process of its own; what it did, how long it took."""
+    return forked_commands.run
 
 
 def one_line(err: str) -> str:
@@ -55,7 +52,9 @@ def silent_server() -> Iterator[tuple[socket.socket, int]]:
         yield server, server.getsockname()[1]
 
 
-def test_a_refused_connection_fails_in_one_line_within_seconds(closed_port: int) -> None:
+def test_a_refused_connection_fails_in_one_line_within_seconds(
+    wadlclient: Wadlclient, closed_port: int
+) -> None:
     done, _took = wadlclient("describe", f"http://127.0.0.1:{closed_port}/")
 
     assert done.returncode == 3
@@ -64,7 +63,7 @@ def test_a_refused_connection_fails_in_one_line_within_seconds(closed_port: int)
     assert "3 attempts" in line  # the default: two retries (the library's own makes 7)
 
 
-def test_an_unknown_host_fails_in_one_line_within_seconds() -> None:
+def test_an_unknown_host_fails_in_one_line_within_seconds(wadlclient: Wadlclient) -> None:
     # .invalid never resolves (RFC 6761); wadlclient does not retry a name that does not exist.
     done, _took = wadlclient("describe", "http://wadlclient-test.invalid/")
 
@@ -74,7 +73,9 @@ def test_an_unknown_host_fails_in_one_line_within_seconds() -> None:
     assert "attempts" not in line  # sent once: a name that does not exist is not retried
 
 
-def test_retries_sets_how_often_a_failed_request_is_sent_again(closed_port: int) -> None:
+def test_retries_sets_how_often_a_failed_request_is_sent_again(
+    wadlclient: Wadlclient, closed_port: int
+) -> None:
     none, _ = wadlclient("describe", f"http://127.0.0.1:{closed_port}/", "--retries", "0")
     four, _ = wadlclient("describe", f"http://127.0.0.1:{closed_port}/", "--retries", "4")
 
@@ -84,6 +85,7 @@ def test_retries_sets_how_often_a_failed_request_is_sent_again(closed_port: int)
 
 
 def test_timeout_bounds_a_request_to_a_server_that_never_answers(
+    wadlclient: Wadlclient,
     silent_server: tuple[socket.socket, int],
 ) -> None:
     _, port = silent_server

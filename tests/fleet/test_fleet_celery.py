@@ -25,7 +25,7 @@ from wadlclient import ServiceRoot
 from wadlclient.fleet import FleetSettings, shard_jobs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from celery_workers import Worker, worker_env
+from celery_workers import Worker, start_workers, worker_env
 from fleet_work import WORKED, worked
 
 celery_app = pytest.importorskip("wadlclient.celery", reason="the fleet extra (Celery) is missing")
@@ -50,14 +50,12 @@ def fleet(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         FleetSettings(redis_url, redis_url, redis_url, visibility_timeout=2, lease=2)
     )
     env = worker_env(redis_url, rate=str(RATE), in_flight=str(IN_FLIGHT), **REDELIVERY)
-    workers = [Worker(f"w{n}", env, logs / f"w{n}.log", threads=2) for n in range(2)]
     try:
-        for worker in workers:
-            worker.wait_ready()
-        yield Fleet(client, workers)
+        with start_workers(["w0", "w1"], env, logs, threads=2) as workers:
+            for worker in workers:
+                worker.wait_ready()
+            yield Fleet(client, workers)
     finally:
-        for worker in workers:
-            worker.stop()
         client.close()
 
 

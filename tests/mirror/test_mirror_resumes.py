@@ -1,6 +1,7 @@
 """A mirror killed with SIGKILL mid-walk, run again, ends with every entry once (issue 42, point 2).
 
-The child process runs ``wadlclient mirror``; this process kills it once its
+The child process runs ``wadlclient mirror`` (forked from one that imported
+the command line: tests/cli/forked_commands.py); this process kills it once its
 shard progress shows a random number of committed entries (it is then
 somewhere in a later page), and runs the same command again.
 """
@@ -11,14 +12,14 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
+from tests.cli import forked_commands as forked
+from tests.cli.forked_commands import ForkedCommands
 
 from cookbook_service.testing import RunningService
 from wadlclient import ServiceRoot
@@ -43,6 +44,21 @@ def command(service: RunningService, out: Path, *extra: str) -> list[str]:
             "--arg", "search=Generated", "--quiet", *extra]  # fmt: skip
 
 
+@pytest.fixture
+def forked_commands() -> ForkedCommands:
+    """``wadlclient`` children forked from one process that imported it (a fresh start each)."""
+    return forked.shared()
+
+
+def ended(pid: int) -> bool:
+    """Whether the child ``pid`` has ended (a zombie until waited for) or is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
 def committed(out: Path) -> int:
     try:
         return int(json.loads((out / ".parts" / "shard-000.json").read_text())["entries"])
@@ -65,30 +81,23 @@ def served(service: RunningService) -> list[int]:
 
 @pytest.mark.parametrize("format", ["jsonl", "csv"])
 def test_a_mirror_killed_mid_walk_resumes_every_entry_once(
-    service: RunningService, tmp_path: Path, format: str
+    service: RunningService, tmp_path: Path, format: str, forked_commands: ForkedCommands
 ) -> None:
     seed = int.from_bytes(os.urandom(4), "big")
     kill_after = random.Random(seed).choice([2 * PAGE, 3 * PAGE, 4 * PAGE])
     out = tmp_path / "mirror"
-    argv = [
-        sys.executable,
-        "-m",
-        "wadlclient",
-        "mirror",
-        *command(service, out, "--format", format),
-    ]
     service.journal.clear()
     with service.delayed(30):
-        child = subprocess.Popen(argv, stderr=subprocess.PIPE)
+        child = forked_commands.start("mirror", *command(service, out, "--format", format))
         deadline = time.monotonic() + 120
-        while committed(out) < kill_after and child.poll() is None:
+        while committed(out) < kill_after and not ended(child):
             assert time.monotonic() < deadline, "the child made no progress"
             time.sleep(0.005)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-    assert child.returncode == -signal.SIGKILL, f"seed {seed}: the child ended first"
+        os.kill(child, signal.SIGKILL)
+        done = forked_commands.wait(child)
+    assert done.returncode == -signal.SIGKILL, f"seed {seed}: the child ended first"
     assert not (out / f"entries.{format}").exists(), "no output before the run ends"
-    done = committed(out)
+    done_before = committed(out)
     first = served(service)
     assert any(path.name.startswith("walkpage-") for path in (out / ".cache").iterdir())
     service.journal.clear()
@@ -106,7 +115,7 @@ def test_a_mirror_killed_mid_walk_resumes_every_entry_once(
     # fact); what it reads after that place the child had read but not committed: the
     # page it was reading and those it had fetched ahead.
     second = served(service)
-    assert sum(second[:done]) <= PAGE, f"seed {seed}"
+    assert sum(second[:done_before]) <= PAGE, f"seed {seed}"
     # The pages the child had received and not committed it kept in the mirror's own cache
     # (DIR/.cache, without --cache): read again are only those still on the way when it was
     # killed, at most the look-ahead's, and one entry before the committed place.
@@ -118,20 +127,20 @@ def test_a_mirror_killed_mid_walk_resumes_every_entry_once(
 
 
 def test_a_mirror_killed_after_its_first_part_resumes_with_a_cache_directory(
-    service: RunningService, tmp_path: Path
+    service: RunningService, tmp_path: Path, forked_commands: ForkedCommands
 ) -> None:
     """As a nightly job names its cache: the killed walk's pages fetched ahead are kept there."""
     out, cache = tmp_path / "mirror", tmp_path / "cache"
     argv = [*command(service, out), "--cache", str(cache)]
     with service.delayed(30):
-        child = subprocess.Popen([sys.executable, "-m", "wadlclient", "mirror", *argv])
+        child = forked_commands.start("mirror", *argv)
         deadline = time.monotonic() + 120
-        while committed(out) < PAGE and child.poll() is None:
+        while committed(out) < PAGE and not ended(child):
             assert time.monotonic() < deadline, "the child made no progress"
             time.sleep(0.002)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-    assert child.returncode == -signal.SIGKILL, "the child ended first"
+        os.kill(child, signal.SIGKILL)
+        done = forked_commands.wait(child)
+    assert done.returncode == -signal.SIGKILL, "the child ended first"
 
     assert main(["mirror", *argv]) == 0
 

@@ -6,7 +6,6 @@ Locally the shards run in a pool of processes; on Celery, in a real worker
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +21,7 @@ from wadlclient.mirror.pool import in_processes
 from .conftest import RECIPES, SOURCE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fleet"))
-from celery_workers import REPO, Worker, worker_env
+from celery_workers import Worker, start_workers, worker_env
 
 
 def sorted_lines(path: Path) -> list[str]:
@@ -49,38 +48,21 @@ def test_four_local_shards_write_what_one_process_writes(
     assert sharded == one_process(service, tmp_path / "single", format)
 
 
-class MirrorWorker(Worker):
-    """A worker of the app with the mirror's task (the fleet's helper starts the fleet's)."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.name, self.log = "mirror", log
-        command = [
-            sys.executable, "-m", "celery", "-A", "wadlclient.mirror.tasks", "worker",
-            "--pool=threads", "--concurrency=4", "--hostname=mirror@%h",
-            "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
-        ]  # fmt: skip
-        with log.open("wb") as out:
-            self.process = subprocess.Popen(
-                command, env=env, cwd=REPO, stdout=out, stderr=subprocess.STDOUT
-            )
-
-
 @pytest.fixture
-def celery_worker(redis_url: str, tmp_path: Path) -> Iterator[MirrorWorker]:
+def celery_worker(redis_url: str, tmp_path: Path) -> Iterator[Worker]:
     pytest.importorskip("celery", reason="the fleet extra (Celery) is missing")
     from wadlclient import celery as fleet_app
 
     fleet_app.configure(FleetSettings(redis_url, redis_url, redis_url))
-    worker = MirrorWorker(worker_env(redis_url), tmp_path / "worker.log")
-    try:
-        worker.wait_ready()
-        yield worker
-    finally:
-        worker.stop()
+    # A worker of the app with the mirror's task (``celery -A wadlclient.mirror.tasks worker``).
+    env = worker_env(redis_url)
+    with start_workers(["mirror"], env, tmp_path, threads=4, app="wadlclient.mirror.tasks") as [w]:
+        w.wait_ready()
+        yield w
 
 
 def test_four_shards_on_celery_write_what_one_process_writes(
-    service: RunningService, tmp_path: Path, celery_worker: MirrorWorker
+    service: RunningService, tmp_path: Path, celery_worker: Worker
 ) -> None:
     from wadlclient.mirror.tasks import on_celery
 
