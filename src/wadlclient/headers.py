@@ -16,10 +16,6 @@ __all__ = ["Headers", "HeadersInput", "format_http_date", "parse_http_date"]
 HeadersInput = Mapping[str, str] | Iterable[tuple[str | bytes, str | bytes]]
 
 
-def _text(value: str | bytes) -> str:
-    return value.decode("latin-1") if isinstance(value, bytes) else value
-
-
 def _pairs_of(headers: Any) -> Iterable[tuple[str | bytes, str | bytes]]:
     """The ``(name, value)`` pairs of a mapping or pair iterable, repeats included."""
     multi_items = getattr(headers, "multi_items", None)
@@ -47,10 +43,17 @@ class Headers(MutableMapping[str, str]):
         if isinstance(headers, Headers):
             self._items = list(headers._items)
         elif headers is not None:
-            items = self._items
+            # Latin-1 text, inline: a response's headers are built several times a request.
+            append = self._items.append
             for name, value in _pairs_of(headers):
                 text = name.decode("latin-1") if isinstance(name, bytes) else name
-                items.append((text.lower(), text, _text(value)))
+                append(
+                    (
+                        text.lower(),
+                        text,
+                        value.decode("latin-1") if isinstance(value, bytes) else value,
+                    )
+                )
 
     def __getitem__(self, name: str) -> str:
         wanted = name.lower()
@@ -60,11 +63,12 @@ class Headers(MutableMapping[str, str]):
         return values[0] if len(values) == 1 else ", ".join(values)
 
     def get(self, name: str, default: Any = None) -> Any:
-        """The (joined) value of ``name``, or ``default``."""
-        try:
-            return self[name]
-        except KeyError:
+        """The (joined) value of ``name``, or ``default`` (no KeyError raised and caught)."""
+        wanted = name.lower()
+        values = [value for key, _, value in self._items if key == wanted]
+        if not values:
             return default
+        return values[0] if len(values) == 1 else ", ".join(values)
 
     def __setitem__(self, name: str, value: str) -> None:
         wanted = name.lower()

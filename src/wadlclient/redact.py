@@ -188,9 +188,10 @@ def hold_sent(headers: Mapping[str, str], secrets: Iterable[str] = ()) -> None:
     named = tuple(secrets)
     if named and all(len(secret) < SHORTEST_SECRET for secret in named):
         return  # an authorizer that names its secrets, all empty: anonymous, nothing to hide
+    # Names first: only a credential's value is looked up (most headers are not).
     sent = tuple(
-        str(value)
-        for name, value in headers.items()
+        str(headers[name])
+        for name in headers
         if name.lower() in _CREDENTIAL_HEADERS or secret_name(name)
     )
     if (named, sent) == _last_sent:  # the same credentials as the last request: held already

@@ -7,6 +7,8 @@ in test_collections.py and does not change.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -133,3 +135,32 @@ def test_an_entry_added_during_iteration_never_hides_another(
 
     assert len(before) > 1 + Collection.PREFETCH_DEPTH  # more pages than fetched ahead
     assert before <= set(seen)
+
+
+#: A walk before a fork and one in the child: the child's pages come from workers of its own.
+WALK_AFTER_FORK = """
+import os, signal, sys
+from wadlclient import Collection, ServiceRoot
+Collection.ITERATION_PAGE_SIZE = 5
+root = ServiceRoot(None, sys.argv[1])
+ids = [recipe.id for recipe in root.recipes]  # leaves pool workers waiting for work
+pid = os.fork()
+if pid == 0:
+    signal.alarm(20)  # a page no worker takes would wait forever
+    child = ServiceRoot(None, sys.argv[1])
+    os._exit(0 if [recipe.id for recipe in child.recipes] == ids else 3)
+_, status = os.waitpid(pid, 0)
+print(len(ids) > 15, os.waitstatus_to_exitcode(status))  # pages fetched ahead
+"""
+
+
+def test_a_child_forked_after_a_walk_walks_on_fetch_workers_of_its_own(
+    cookbook_service_factory: Callable[..., RunningService],
+) -> None:
+    service = cookbook_service_factory(seed_recipes=35, page_size=5)
+    done = subprocess.run(
+        [sys.executable, "-c", WALK_AFTER_FORK, service.base_url],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["True", "0"]

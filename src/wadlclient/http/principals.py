@@ -86,10 +86,13 @@ def _sent(
     authorizer: object, url: str, method: str, body: bytes | None, headers: Headers
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The credential headers one signing of this request carries: (names, values), sorted."""
+    if authorizer is None:
+        # Nothing signs: the headers as they are, of which only credentials count.
+        pairs = sorted((name, headers[name]) for name in headers if _is_credential(name))
+        return tuple(name for name, _ in pairs), tuple(value for _, value in pairs)
     probe = headers.copy()
-    if authorizer is not None:
-        probe.pop("authorization", None)
-        authorizer.authorizeRequest(url, method, body, probe)  # type: ignore[attr-defined]
+    probe.pop("authorization", None)
+    authorizer.authorizeRequest(url, method, body, probe)  # type: ignore[attr-defined]
     pairs = sorted(
         (name.lower(), probe[name])
         for name in probe

@@ -13,8 +13,12 @@ those of following the next links one by one, as lazr.restfulclient does.
 An entry added or removed during the walk may shift later pages, showing
 an entry twice or skipping one, as with any offset-paged listing.
 
-Each page fetched ahead runs on a daemon thread of its own. A walk that
-stops normally (its end, ``break``, ``close()``) waits for the requests
+Each page fetched ahead runs on a daemon thread of a process-wide pool that
+grows when every worker is busy, so walks never wait for one another; a
+worker idle for `IDLE_SECONDS` ends (starting a thread per page cost about
+as much CPU as parsing it). A worker is named ``wadlclient-prefetch`` only
+while it fetches. A child forked meanwhile starts with a pool of its own. A
+walk that stops normally (its end, ``break``, ``close()``) waits for the requests
 already sent, so that nothing outlives it; a walk stopped by an exception
 (Ctrl-C's ``KeyboardInterrupt`` above all) returns at once and abandons
 them: their answers are dropped, and they never hold the process open.
@@ -22,10 +26,13 @@ them: their answers are dropped, and they never hold the process open.
 
 from __future__ import annotations
 
+import os
+import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Generator
 from concurrent.futures import Future
+from concurrent.futures import wait as wait_for
 from typing import Any
 
 from wadlclient.objects.paging import Page, PageGuard, PageSource, WalkPlan
@@ -38,41 +45,97 @@ _Fetched = Future[Callable[[], Page]]
 _Pending = deque[tuple[int, int, _Fetched]]
 
 
-class _Ahead:
-    """Fetches run on daemon threads, one each, that a walk may wait for or abandon."""
+#: How long a pool worker with nothing to fetch waits for work before it ends.
+IDLE_SECONDS = 2.0
+_BUSY_NAME = "wadlclient-prefetch"
+_IDLE_NAME = "wadlclient-pool-idle"
 
-    __slots__ = ("_threads",)
+_Task = tuple[_Fetched, Callable[..., Callable[[], Page]], tuple[Any, ...]]
+
+
+class _Pool:
+    """Daemon workers taking fetches from one queue; a new one starts when none is idle."""
+
+    __slots__ = ("_idle", "_tasks")
 
     def __init__(self) -> None:
-        self._threads: list[threading.Thread] = []
+        self._tasks: queue.SimpleQueue[_Task] = queue.SimpleQueue()
+        # One release per worker waiting for a task: a submit that takes one has claimed it.
+        self._idle = threading.Semaphore(0)
+
+    def submit(self, task: _Task) -> None:
+        self._tasks.put(task)
+        if not self._idle.acquire(blocking=False):
+            threading.Thread(target=self._work, name=_BUSY_NAME, daemon=True).start()
+
+    def _work(self) -> None:
+        current = threading.current_thread()
+        while True:
+            try:
+                task = self._tasks.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                if self._idle.acquire(blocking=False):
+                    return  # still unclaimed: no task is coming for this worker
+                continue  # a submit claimed this worker: its task is on the way
+            _run(current, *task)
+            del task
+            self._idle.release()
+
+
+_pool = _Pool()
+
+
+def _fresh_pool() -> None:
+    """A forked child has none of its parent's workers: it starts a pool of its own."""
+    global _pool
+    _pool = _Pool()
+
+
+os.register_at_fork(after_in_child=_fresh_pool)
+
+
+class _Ahead:
+    """A walk's fetches on the pool's daemon workers, that the walk may wait for or abandon."""
+
+    __slots__ = ("_futures",)
+
+    def __init__(self) -> None:
+        self._futures: list[_Fetched] = []
 
     def submit(self, fetch: Callable[..., Callable[[], Page]], *args: Any) -> _Fetched:
         """Start ``fetch(*args)`` now; its future says when it is done."""
         future: _Fetched = Future()
-        thread = threading.Thread(
-            target=_run, args=(future, fetch, args), name="wadlclient-prefetch", daemon=True
-        )
-        self._threads = [t for t in self._threads if t.is_alive()]
-        self._threads.append(thread)
-        thread.start()
+        self._futures = [f for f in self._futures if not f.done()]
+        self._futures.append(future)
+        _pool.submit((future, fetch, args))
         return future
 
     def wait(self) -> None:
         """Wait for the fetches already running (those cancelled in time never start)."""
-        for thread in self._threads:
-            thread.join()
-        self._threads.clear()
+        wait_for(self._futures)
+        self._futures.clear()
 
 
-def _run(future: _Fetched, fetch: Callable[..., Callable[[], Page]], args: tuple[Any, ...]) -> None:
-    """A worker's body: the fetch's result or error into ``future``, unless cancelled first."""
+def _run(
+    worker: threading.Thread,
+    future: _Fetched,
+    fetch: Callable[..., Callable[[], Page]],
+    args: tuple[Any, ...],
+) -> None:
+    """A worker's task: the fetch's result or error into ``future``, unless cancelled first.
+
+    The worker is named idle again before the walk can see the future done.
+    """
     if not future.set_running_or_notify_cancel():
         return
+    worker.name = _BUSY_NAME
     try:
         result = fetch(*args)
     except BaseException as error:
+        worker.name = _IDLE_NAME
         future.set_exception(error)
     else:
+        worker.name = _IDLE_NAME
         future.set_result(result)
 
 
