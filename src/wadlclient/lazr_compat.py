@@ -119,12 +119,12 @@ def _faked(options: dict[str, str]) -> Iterator[None]:
 
 #: Each setting the layer reads, and the module and function that check it: imported
 #: only when the setting is there (a start without them, as most are, imports
-#: neither the cache, nor the HTTP stack, nor the layer's browser to check nothing).
+#: neither the cache nor the HTTP stack to check nothing; the CA bundle's check is light).
 _CHECKED_SETTINGS = (
     ("WADLCLIENT_CACHE", "wadlclient.cache", "cache_from_environment"),
     ("WADLCLIENT_LOOK_AHEAD", "wadlclient.objects.links", "look_ahead_from_env"),
     ("WADLCLIENT_MAX_IN_FLIGHT", "wadlclient.http.limits", "max_in_flight_from_env"),
-    ("HTTPLIB2_CA_CERTS", "wadlclient.lazr.restfulclient._browser", "verify_from_environment"),
+    ("HTTPLIB2_CA_CERTS", "wadlclient.lazr.restfulclient._certificates", "verify_from_environment"),
 )
 
 

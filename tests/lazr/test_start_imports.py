@@ -79,6 +79,14 @@ def test_the_runner_imports_no_checker_for_a_setting_that_is_not_there(tmp_path:
     )
 
 
+def test_the_runner_checks_a_ca_bundle_without_the_layers_browser(tmp_path: Path) -> None:
+    """``HTTPLIB2_CA_CERTS`` is set on many machines (this one's CI, say): its check is light."""
+    bundle = tmp_path / "bundle.pem"
+    bundle.write_text("")
+
+    assert loaded_by_the_runner(tmp_path, HTTPLIB2_CA_CERTS=str(bundle)) == []
+
+
 def test_the_runner_checks_each_setting_by_the_name_its_reader_reads() -> None:
     """The runner names each setting to know when to import its checker: the same name."""
     readers = {
