@@ -5,7 +5,9 @@ Every subpackage's import (``wadlclient.cli``, ``wadlclient.testing``,
 of the hundreds of child processes the tests and the benchmarks start. The
 package imports its exceptions and its version at once; the HTTP stack (with
 http.client, ssl and email), the cache, the authorizers, logging and typing
-come with the first name that needs them.
+come with the first name that needs them; so do http's enum of statuses (an
+error's reason phrase) and urllib.parse (with ipaddress), which the errors'
+redaction uses only once it has a URL or a secret to hide.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from wadlclient import objects
 #: Modules ``import wadlclient`` leaves for first use (and the errors, imported at once:
 #: the control that the probe sees an import).
 ON_DEMAND = ["wadlclient.errors", "wadlclient.objects", "wadlclient.http", "wadlclient.auth",
-             "wadlclient.cache", "http.client", "ssl", "email", "logging", "typing"]  # fmt: skip
+             "wadlclient.cache", "http", "http.client", "ssl", "email", "urllib.parse",
+             "logging", "typing"]  # fmt: skip
 
 
 def loaded_after(code: str) -> list[str]:

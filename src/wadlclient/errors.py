@@ -18,7 +18,6 @@ arguments and attributes, its response kept as a `ResponseSnapshot`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from http import HTTPStatus
 
 from wadlclient.redact import redacted, redacted_bytes, shown_url
 
@@ -290,6 +289,10 @@ class HTTPError(RestfulError):
         self.status: int = int(status) if isinstance(status, (int, str)) else 0
         reason = getattr(response, "reason", "") or ""
         if not reason:
+            # Imported here: ``import wadlclient`` imports this module, and most starts
+            # never need a reason phrase (http's enum of statuses costs milliseconds).
+            from http import HTTPStatus
+
             try:
                 reason = HTTPStatus(self.status).phrase
             except ValueError:

@@ -117,22 +117,31 @@ def _faked(options: dict[str, str]) -> Iterator[None]:
         yield
 
 
+#: Each setting the layer reads, and the module and function that check it: imported
+#: only when the setting is there (a start without them, as most are, imports
+#: neither the cache nor the HTTP stack to check nothing; the CA bundle's check is light).
+_CHECKED_SETTINGS = (
+    ("WADLCLIENT_CACHE", "wadlclient.cache", "cache_from_environment"),
+    ("WADLCLIENT_LOOK_AHEAD", "wadlclient.objects.links", "look_ahead_from_env"),
+    ("WADLCLIENT_MAX_IN_FLIGHT", "wadlclient.http.limits", "max_in_flight_from_env"),
+    ("HTTPLIB2_CA_CERTS", "wadlclient.lazr.restfulclient._certificates", "verify_from_environment"),
+)
+
+
 def _environment_problem() -> str:
     """What is wrong with a ``WADLCLIENT_*`` setting the layer reads ("" when nothing is).
 
     Checked before the program starts: it would otherwise fail deep inside
-    its first login, under a traceback of the program's own frames.
+    its first login, under a traceback of the program's own frames. An
+    unset setting means its default, which needs no check.
     """
     record, replay = _SESSION_OPTIONS["--record"], _SESSION_OPTIONS["--replay"]
     if os.environ.get(record) and os.environ.get(replay):
         return f"{record} and {replay} are both set: choose one"
-    from wadlclient.cache import cache_from_environment
-    from wadlclient.http.limits import max_in_flight_from_env
-    from wadlclient.lazr.restfulclient._browser import verify_from_environment
-    from wadlclient.objects.links import look_ahead_from_env
-
-    for check in (cache_from_environment, look_ahead_from_env, max_in_flight_from_env,
-                  verify_from_environment):  # fmt: skip
+    for variable, module, function in _CHECKED_SETTINGS:
+        if variable not in os.environ:
+            continue
+        check = getattr(importlib.import_module(module), function)
         try:
             check()
         except (RestfulError, ValueError) as error:

@@ -22,7 +22,6 @@ import functools
 import re
 import threading
 from collections.abc import Iterable, Mapping
-from urllib.parse import quote, quote_plus, unquote, unquote_plus
 
 __all__ = [
     "HIDDEN",
@@ -83,6 +82,8 @@ def shown_url(url: str) -> str:
 
 
 def _shown_pair(match: re.Match[str]) -> str:
+    from urllib.parse import unquote_plus  # see `_forms_of`
+
     name = match.group(1)
     return f"{name}={HIDDEN}" if secret_name(unquote_plus(name)) else match.group(0)
 
@@ -110,7 +111,10 @@ _last_sent: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 def _forms_of(secret: str) -> tuple[str, ...]:
     """The ways ``secret`` may come back: as it is, URL-encoded, JSON-escaped."""
+    # Imported here: ``import wadlclient`` imports this module (with the errors), and
+    # urllib.parse (with ipaddress) costs milliseconds a start may not need.
     import json
+    from urllib.parse import quote, quote_plus
 
     forms = {secret, quote(secret, safe=""), quote_plus(secret), json.dumps(secret)[1:-1]}
     return tuple(form for form in forms if len(form) >= SHORTEST_SECRET)
@@ -158,6 +162,8 @@ def _pieces(value: str) -> tuple[list[str], list[str]]:
     rest = rest.strip()
     if not rest:
         return [value], []
+    from urllib.parse import unquote  # see `_forms_of`
+
     params = re.findall(r'([\w.-]+)\s*=\s*"?([^",]*)"?', rest)
     method = next((v for n, v in params if n.lower() == "oauth_signature_method"), "PLAINTEXT")
     stable, own = ([], [value, rest]) if scheme.lower() == "oauth" else ([value, rest], [])

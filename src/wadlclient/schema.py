@@ -11,8 +11,8 @@ by their threads; its memo is filled under a lock, and what it holds is
 immutable.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a named tuple's class compiles each field
+# annotation that is a string when it is defined, a cost every start paid.
 import contextlib
 import enum
 import functools
@@ -359,11 +359,7 @@ MODEL_PERSIST_MIN_BYTES = 64 * 1024
 
 def _persists(content: bytes, cache: CacheRules | None) -> bool:
     """Whether the model of this document is stored in (and loaded from) ``cache``."""
-    return (
-        cache is not None
-        and not cache.is_private
-        and len(content) >= MODEL_PERSIST_MIN_BYTES
-    )
+    return cache is not None and not cache.is_private and len(content) >= MODEL_PERSIST_MIN_BYTES
 
 
 def _model_index_name(url: str) -> str:

@@ -61,12 +61,13 @@ def credentials_from_environment(
     return read_credentials_path(os.path.expanduser(value.strip()), f"named by ${variable}")
 
 
-_KEY = re.compile(r"\b(" + "|".join(FILE_KEYS) + r")\s*[=:]\s*")
+# A pattern, compiled by `re` when first used: most starts set no credentials variable.
+_KEY = r"\b(" + "|".join(FILE_KEYS) + r")\s*[=:]\s*"
 
 
 def _looks_like_content(value: str) -> bool:
     text = value.strip()
-    return text.startswith("[") or "\n" in text or "\r" in text or bool(_KEY.search(text))
+    return text.startswith("[") or "\n" in text or "\r" in text or bool(re.search(_KEY, text))
 
 
 def _as_file_text(value: str) -> str | None:
@@ -79,7 +80,7 @@ def _as_file_text(value: str) -> str | None:
         return None
     if "\n" in text:
         return text + "\n"
-    parts = _KEY.split(text[len(header) :])
+    parts = re.split(_KEY, text[len(header) :])
     # parts: [before the first key, key, value, key, value, ...]
     if parts[0].strip() or len(parts) < 3:
         return text + "\n"  # not the one-line form: the parser says what is wrong

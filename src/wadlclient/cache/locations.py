@@ -21,13 +21,14 @@ __all__ = ["CACHE_URLS", "check_location", "looks_like_url", "shown"]
 #: The URLs a cache may be, as error messages name them.
 CACHE_URLS = "redis://host:port/db, rediss://host:port/db (TLS) or unix:///path/to/redis.sock"
 
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]+):")
-_USER_INFO = re.compile(r"(//)[^/?#@]*@")
+# Patterns, compiled by `re` when first used: most starts name no cache location.
+_SCHEME = r"([A-Za-z][A-Za-z0-9+.\-]+):"
+_USER_INFO = r"(//)[^/?#@]*@"
 
 
 def looks_like_url(value: str) -> bool:
     """Whether ``value`` is written as a URL (of any scheme) rather than a path."""
-    match = _SCHEME.match(value)
+    match = re.match(_SCHEME, value)
     if match is None:
         return False
     return value[match.end() :].startswith("/") or match.group(1).lower() in REDIS_SCHEMES
@@ -35,7 +36,7 @@ def looks_like_url(value: str) -> bool:
 
 def shown(value: str) -> str:
     """``value`` fit for a message: no user name or password, no query."""
-    return _USER_INFO.sub(r"\1", value).partition("?")[0]
+    return re.sub(_USER_INFO, r"\1", value).partition("?")[0]
 
 
 def check_location(value: str | bytes) -> None:

@@ -21,8 +21,8 @@ usually a ``NameLookupFailed`` with its message prefix, for nothing found;
 it never answers null. Provenance: the model method that raises it.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a named tuple's class compiles each field
+# annotation that is a string when it is defined, a cost every start paid.
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple

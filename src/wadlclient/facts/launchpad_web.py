@@ -80,9 +80,12 @@ EXPECTED = (
     "or a reference (LP: #1, LP#1, bug 1, #1, 1, lp:frob, lp:~ada/frob/+git/frob, ppa:ada/tools)"
 )
 
-_BUG = re.compile(r"(?:(?:lp|bug)\s*:?\s*#?\s*|#)?(\d+)", re.IGNORECASE)
-_PPA = re.compile(r"ppa:([^/\s]+)/(?:([^/\s]+)/)?([^/\s]+)")
-_LP = re.compile(r"lp:([^\s:#?]+)")
+# Patterns, not compiled ones: `re` compiles each when first used (then keeps it), so
+# a start that reads no reference (most: the module comes with every service root)
+# compiles none.
+_BUG = r"(?:(?:lp|bug)\s*:?\s*#?\s*|#)?(\d+)"  # case-blind
+_PPA = r"ppa:([^/\s]+)/(?:([^/\s]+)/)?([^/\s]+)"
+_LP = r"lp:([^\s:#?]+)"
 
 
 class WebTarget(NamedTuple):
@@ -123,14 +126,14 @@ def read(text: str) -> WebTarget:
         stripped = "https://" + stripped  # pasted without its scheme: launchpad.net/bugs/1
     if "://" in stripped:
         return _address(text, stripped)
-    bug = _BUG.fullmatch(stripped)
+    bug = re.fullmatch(_BUG, stripped, re.IGNORECASE)
     if bug:
         return WebTarget(f"bugs/{int(bug.group(1))}")
-    ppa = _PPA.fullmatch(stripped)
+    ppa = re.fullmatch(_PPA, stripped)
     if ppa:
         owner, distribution, name = ppa.groups()
         return WebTarget(f"~{owner.lstrip('~')}/+archive/{distribution or 'ubuntu'}/{name}")
-    lp = _LP.fullmatch(stripped)
+    lp = re.fullmatch(_LP, stripped)
     if lp and not lp.group(1).isdigit():
         return _code_path(lp.group(1).strip("/"))
     raise WebAddressError(f"cannot read {text!r}: expected {EXPECTED}")

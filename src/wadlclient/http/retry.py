@@ -4,8 +4,8 @@ Every change to the retry rules is a change to `Retry` (its defaults, or
 `Retry.increment`); the transport only asks it.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a named tuple's class compiles each field
+# annotation that is a string when it is defined, a cost every start paid.
 import random
 import socket
 import ssl
@@ -138,7 +138,7 @@ class Retry(NamedTuple):
 
     def increment(
         self, method: str, *, response: Response | None = None, error: TransportError | None = None
-    ) -> Retry:
+    ) -> "Retry":
         """The state after one more try; raises ``error`` or `RetryExhausted` when none is left."""
         if error is not None:
             if not self.may_resend(method, error) or self.attempts >= self.total:

@@ -8,8 +8,8 @@ its WADL before its root, and has classes of its own names. A service root state
 once; its session hands them to every object it makes.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a named tuple's class compiles each field
+# annotation that is a string when it is defined, a cost every start paid.
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple

@@ -4,8 +4,8 @@ The types `PageWalker` (`pages`) and the look-ahead of a walk (`prefetch`)
 share, in a module of their own so that neither imports the other.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a named tuple's class compiles each field
+# annotation that is a string when it is defined, a cost every start paid.
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 

@@ -5,10 +5,10 @@ the root: through it they send requests (``transport``), read their
 type's descriptors (``schema``) and make the objects their links lead to
 (`Session.entry`, `Session.collection`, `Session.hosted_file`,
 `Session.load`). The factories choose the class of an entry or collection
+# No ``from __future__ import annotations``: a named tuple's class compiles each field
+# annotation that is a string when it is defined, a cost every start paid.
 from ``classes`` (a root's ``RESOURCE_TYPE_CLASSES``), by resource type id.
 """
-
-from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Mapping

@@ -18,8 +18,8 @@ token this library writes is one it can read back, with a clear
 `WalkTokenError` for any other.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: a named tuple's class compiles each field
+# annotation that is a string when it is defined, a cost every start paid.
 import base64
 import binascii
 import hashlib
@@ -100,7 +100,7 @@ class Scope:
     @classmethod
     def of(
         cls, root_url: str, collection_url: str, shard: str = "", index: int = 0, count: int = 0
-    ) -> Scope:
+    ) -> "Scope":
         """The scope of a walk over ``collection_url``; ``shard`` names a shard's bounds."""
         return cls(
             digest(root_url, _SERVICE_BYTES),

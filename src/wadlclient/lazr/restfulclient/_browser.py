@@ -17,18 +17,23 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from wadlclient.bounded_read import FileRefused, read_regular
 from wadlclient.cache import HTTPCache, cache_file_name
 from wadlclient.headers import Headers
-from wadlclient.http import Request, Response, Sender, Timeout, Verify
+from wadlclient.http import Request, Response, Sender, Timeout
 from wadlclient.lazr import named_as_lazr
+from wadlclient.lazr.restfulclient._certificates import (
+    CA_CERTS_VARIABLE,
+    ssl_certificate_validation_disabled,
+    verify_from_environment,
+)
 from wadlclient.lazr.restfulclient.errors import LazrResponse
 from wadlclient.objects import Resource, session_of, url_of
 
 __all__ = [
+    "CA_CERTS_VARIABLE",
     "AtomicFileCache",
     "Browser",
     "MultipleRepresentationCache",
@@ -37,9 +42,6 @@ __all__ = [
     "ssl_certificate_validation_disabled",
     "verify_from_environment",
 ]
-
-#: The CA bundle httplib2 trusts instead of its own (a corporate CA, say).
-CA_CERTS_VARIABLE = "HTTPLIB2_CA_CERTS"
 
 #: What the retry back-off waits with, as in lazr: replace it (``_browser.sleep = f``)
 #: to watch or skip the waits. Looked up at each wait, so a replacement takes effect.
@@ -56,29 +58,6 @@ def backoff_sleep(seconds: float) -> None:
 def safename(filename: str) -> str:
     """The cache file name of a key: the name wadlclient's cache uses, so files are shared."""
     return cache_file_name(filename)
-
-
-def ssl_certificate_validation_disabled() -> bool:
-    """Whether ``LP_DISABLE_SSL_CERTIFICATE_VALIDATION`` asks for no certificate checks."""
-    return bool(os.environ.get("LP_DISABLE_SSL_CERTIFICATE_VALIDATION", False))
-
-
-def verify_from_environment() -> Verify:
-    """How certificates are checked, as httplib2 under lazr.restfulclient would check them.
-
-    ``LP_DISABLE_SSL_CERTIFICATE_VALIDATION`` set: not at all. Else
-    ``HTTPLIB2_CA_CERTS`` names the CA bundle (a file) trusted in place of
-    the default (wadlclient's: the system's trust store); set to anything
-    but a file, it is refused, as httplib2 refuses it.
-    """
-    if ssl_certificate_validation_disabled():
-        return False
-    bundle = os.environ.get(CA_CERTS_VARIABLE)
-    if bundle is None:
-        return True
-    if not os.path.isfile(bundle):
-        raise ValueError(f"{CA_CERTS_VARIABLE}={bundle!r} is not a file: name a CA bundle (PEM)")
-    return Path(bundle)
 
 
 def _http_class() -> type[Any]:
