@@ -8,6 +8,8 @@ idle server pays CPU for all its life.
 from __future__ import annotations
 
 import contextlib
+import socket
+import struct
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
@@ -69,3 +71,24 @@ def test_a_server_shut_down_serves_again_when_asked() -> None:
             assert not thread.is_alive()
     finally:
         server.server_close()
+
+
+def test_a_client_that_resets_its_connection_prints_no_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    server = LoopbackHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        client = socket.create_connection(server.server_address, timeout=5)
+        client.sendall(b"GET / HTTP/1.1\r\n")  # the server waits for the rest of the head
+        time.sleep(0.1)
+        # Closed with a zero linger: a reset, as a killed client's kernel sends.
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.close()
+        time.sleep(0.2)  # the handler's thread reads the reset
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    assert "Traceback" not in capsys.readouterr().err

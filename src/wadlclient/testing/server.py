@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import selectors
 import socket
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -86,6 +87,17 @@ class LoopbackHTTPServer(ThreadingHTTPServer):
     def server_close(self) -> None:
         super().server_close()
         self._close_wakers()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client gone mid-connection (reset, broken pipe) is routine: no traceback on stderr.
+
+        A client killed, or one that closes a connection with an answer
+        unread, resets it; the standard library prints each as an error.
+        Any other error is printed as before.
+        """
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
     def _close_wakers(self) -> None:
         self._wake.close()
